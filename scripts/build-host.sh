@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the host-side part (semantic core library and its unit tests) with Meson.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tl_load_config
+meson=$("$TL_REPO/scripts/get-meson.sh")
+obj="$BUILD_DIR/host"
+if [ ! -f "$obj/build.ninja" ]; then
+    "$meson" setup "$obj" "$TL_REPO" >"$BUILD_DIR/host-setup.log" 2>&1 || {
+        tail -n 15 "$BUILD_DIR/host-setup.log" >&2
+        die "meson setup of the host build failed (log: $BUILD_DIR/host-setup.log); run 'make deps'"
+    }
+fi
+ninja -C "$obj" >"$BUILD_DIR/host-build.log" 2>&1 || {
+    grep -E 'error' "$BUILD_DIR/host-build.log" | head -n 20 >&2
+    die "the host build failed (log: $BUILD_DIR/host-build.log)"
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages TL-QEMU needs to build and test.  Only
+# missing packages are installed; nothing is installed from outside Debian.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+packages=(
+    # QEMU build
+    build-essential git python3 python3-venv ninja-build pkg-config
+    libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev libslirp-dev
+    flex bison ccache dpkg-dev xz-utils debian-archive-keyring
+    # host unit tests and the reference model
+    googletest libgtest-dev python3-numpy
+    # riscv64 Linux user-mode test programs
+    gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    [ "$status" = "install ok installed" ] || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    log "all ${#packages[@]} build and test packages are installed"
+    exit 0
+fi
+[ "$(id -u)" -eq 0 ] || die "packages missing (${missing[*]}); run 'make deps' as root or: sudo apt-get install ${missing[*]}"
+log "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get -q update >/dev/null || die "apt-get update failed; check the machine's network and /etc/apt sources"
+apt-get -q install -y --no-install-recommends "${missing[@]}" ||
+    die "apt-get install failed for: ${missing[*]}"

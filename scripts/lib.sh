@@ -1,0 +1,84 @@
+# Shared shell functions for TL-QEMU's build and test scripts.  Sourced, not run.
+# shellcheck shell=bash
+
+TL_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# One clear error line naming the fix, then exit.
+die() {
+    printf 'error: %s\n' "$*" >&2
+    exit 1
+}
+
+log() {
+    printf '[tl-qemu] %s\n' "$*" >&2
+}
+
+# Load config.mk (written by ./configure) into the environment; defaults otherwise.
+tl_load_config() {
+    if [ -f "$TL_REPO/config.mk" ]; then
+        # config.mk lines are KEY=VALUE (make syntax, no spaces around '=').
+        while IFS='=' read -r key value; do
+            case "$key" in
+                ''|'#'*) continue ;;
+            esac
+            if [ -z "${!key+x}" ]; then
+                export "$key=$value"
+            fi
+        done < "$TL_REPO/config.mk"
+    fi
+    : "${BUILD_DIR:=$TL_REPO/build}"
+    : "${CACHE_DIR:=${XDG_CACHE_HOME:-$HOME/.cache}/tl-qemu}"
+    : "${QEMU_SOURCE:=debian}"
+    export BUILD_DIR CACHE_DIR QEMU_SOURCE QEMU_SRC_DIR QEMU_TARBALL
+}
+
+need_tool() {
+    command -v "$1" >/dev/null 2>&1 ||
+        die "'$1' is not installed; run 'make deps' (or: apt-get install $2)"
+}
+
+# apt-get with a private configuration under $CACHE_DIR/apt: other Debian
+# suites are reached without touching the machine's /etc/apt.
+private_apt_dir() { printf '%s/apt' "$CACHE_DIR"; }
+
+private_apt_opts() {
+    local d
+    d=$(private_apt_dir)
+    printf '%s\n' \
+        -o "Dir::Etc::SourceList=$d/sources.list" \
+        -o "Dir::Etc::SourceParts=$d/sources.list.d" \
+        -o "Dir::State::Lists=$d/lists" \
+        -o "Dir::State::status=$d/status" \
+        -o "Dir::Cache=$d/cache" \
+        -o "Debug::NoLocking=1" \
+        -o "APT::Sandbox::User=root"
+}
+
+# Sets up the private apt tree and refreshes its package lists at most once a day.
+private_apt_update() {
+    local d mirror
+    d=$(private_apt_dir)
+    mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+    mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources.list.d"
+    touch "$d/status"
+    local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+    [ -f "$keyring" ] || die "Debian archive keyring missing; run: apt-get install debian-archive-keyring"
+    cat > "$d/sources.list.new" <<SRC
+deb-src [signed-by=$keyring] $mirror trixie main
+deb [signed-by=$keyring] $mirror bookworm-backports main
+SRC
+    if ! cmp -s "$d/sources.list.new" "$d/sources.list" 2>/dev/null; then
+        mv "$d/sources.list.new" "$d/sources.list"
+        rm -f "$d/updated.stamp"
+    else
+        rm -f "$d/sources.list.new"
+    fi
+    if [ -n "$(find "$d/updated.stamp" -mmin -1440 2>/dev/null)" ]; then
+        return 0
+    fi
+    log "refreshing private apt lists in $d (trixie sources, bookworm-backports)"
+    # shellcheck disable=SC2046
+    apt-get $(private_apt_opts) -q update >"$d/update.log" 2>&1 ||
+        die "apt-get update with the private configuration failed (see $d/update.log); check network access to $mirror"
+    touch "$d/updated.stamp"
+}
