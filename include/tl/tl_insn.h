@@ -1,0 +1,135 @@
+/*
+ * TensorLoad (xtl) for riscv64 guest programs in C and C++: CSR numbers,
+ * instruction encodings and one macro per instruction.
+ *
+ *   tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(4, 16, 16));
+ *   tl_load(1, 0, src);          // tl.load  tl1, 0(src)
+ *   tl_addi(2, 1, -5);           // tl.addi  tl2, tl1, -5
+ *   tl_store(2, 0, dst);         // tl.store tl2, 0(dst)
+ *
+ * TLReg numbers, immediates, dims and pad kinds are compile-time constants
+ * (they are instruction fields).  Pointers and scalars are run-time values,
+ * passed in fixed GPRs (t0, t1) so that the whole instruction word is a
+ * constant for `.insn`.  The encodings follow docs/isa.md.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef TL_TL_INSN_H
+#define TL_TL_INSN_H
+
+#include <stdint.h>
+
+/* ---- CSRs ---- */
+#define TL_CSR_TTYPE             0x800
+#define TL_CSR_TSHAPE            0x801
+#define TL_CSR_TMASK_LS          0x802
+#define TL_CSR_TMASK_CONCAT_1    0x803
+#define TL_CSR_TMASK_CONCAT_2    0x804
+#define TL_CSR_TMASK_LOAD_STRIDE 0x805
+#define TL_CSR_TMASK_LOAD_WIDTH  0x806
+#define TL_CSR_TVALID            0x807
+
+/* ttype values */
+#define TL_TYPE_INT4  0x001u
+#define TL_TYPE_INT8  0x002u
+#define TL_TYPE_INT16 0x004u
+#define TL_TYPE_INT32 0x008u
+#define TL_TYPE_E2M1  0x010u
+#define TL_TYPE_E4M3  0x040u
+#define TL_TYPE_E5M2  0x080u
+#define TL_TYPE_E3M4  0x0C0u
+#define TL_TYPE_FP16  0x100u
+#define TL_TYPE_BF16  0x200u
+#define TL_TYPE_FP32  0x400u
+
+/* tshape / tvalid: [23:16] D0, [15:8] D1, [7:0] D2 */
+#define TL_SHAPE(d0, d1, d2) \
+    ((((uint32_t)(d0) & 0xffu) << 16) | (((uint32_t)(d1) & 0xffu) << 8) | ((uint32_t)(d2) & 0xffu))
+/* tl.xpose dims GPR: D3[31:24] D2[23:16] D1[15:8] D0[7:0] */
+#define TL_DIMS4(d0, d1, d2, d3) \
+    (TL_SHAPE(d2, d1, d0) | (((uint32_t)(d3) & 0xffu) << 24))
+
+#define tl_csr_write(csr, value) \
+    __asm__ volatile("csrw " TL__STR(csr) ", %0" : : "r"((unsigned long)(value)) : "memory")
+#define tl_csr_read(csr) __extension__({ \
+    unsigned long tl__v; \
+    __asm__ volatile("csrr %0, " TL__STR(csr) : "=r"(tl__v) : : "memory"); \
+    tl__v; })
+#define TL__STR2(x) #x
+#define TL__STR(x) TL__STR2(x)
+
+/* ---- encodings (opcode CUSTOM-2 = 0b1011011) ---- */
+#define TL_OPCODE 0x5Bu
+#define TL_ENG_LOAD    0u  /* EngineID the assembler emits for loads */
+#define TL_ENG_COMP    1u  /* addi, muls */
+#define TL_ENG_STORE   2u  /* stores */
+#define TL_ENG_RESHAPE 3u  /* concat, merge, xpose, fillpad */
+
+#define TL_ENC_MEM(eng, st, tm, tlr, imm8, gpr)                                   \
+    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(st) & 1u) << 29) |             \
+     (((uint32_t)(tm) & 1u) << 28) | (((uint32_t)(imm8) & 0xffu) << 20) |         \
+     (((uint32_t)(tlr) & 31u) << 15) | (((uint32_t)(gpr) & 31u) << 7) | TL_OPCODE)
+#define TL_ENC_MOVE(eng, merge, dim, rd, rs1, rs2)                                 \
+    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(merge) & 1u) << 27) |          \
+     (((uint32_t)(dim) & 3u) << 25) | (((uint32_t)(rs2) & 31u) << 20) |           \
+     (((uint32_t)(rs1) & 31u) << 15) | (1u << 12) | (((uint32_t)(rd) & 31u) << 7) | TL_OPCODE)
+#define TL_ENC_ADDI(eng, rd, rs, imm8)                                             \
+    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(imm8) & 0xffu) << 20) |        \
+     (((uint32_t)(rs) & 31u) << 15) | (2u << 12) | (((uint32_t)(rd) & 31u) << 7) | TL_OPCODE)
+/*
+ * tl.xpose.AB swaps dims A and B; funct5[3:2] and [1:0] name them in either
+ * order.  TL_XPOSE_FUNCT5 gives the value the assembler emits (docs/isa.md 4.4):
+ * .01 0x01, .02 0x02, .03 0x03, .12 0x09, .13 0x0D, .23 0x0B, .AA = A*5.
+ */
+#define TL__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define TL__MAX(a, b) ((a) < (b) ? (b) : (a))
+#define TL_XPOSE_FUNCT5(a, b)                                                      \
+    (TL__MIN(a, b) == 0 || (TL__MIN(a, b) == 2 && TL__MAX(a, b) == 3)              \
+         ? ((uint32_t)TL__MIN(a, b) << 2 | (uint32_t)TL__MAX(a, b))                \
+         : ((uint32_t)TL__MAX(a, b) << 2 | (uint32_t)TL__MIN(a, b)))
+#define TL_ENC_XPOSE_F5(eng, funct5, rs1, rs2, gpr)                                \
+    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(funct5) & 31u) << 25) |        \
+     (((uint32_t)(rs2) & 31u) << 20) | (((uint32_t)(rs1) & 31u) << 15) | (3u << 12) | \
+     (((uint32_t)(gpr) & 31u) << 7) | TL_OPCODE)
+#define TL_ENC_XPOSE(eng, a, b, rs1, rs2, gpr) \
+    TL_ENC_XPOSE_F5(eng, TL_XPOSE_FUNCT5(a, b), rs1, rs2, gpr)
+#define TL_ENC_MULS(eng, rd, rs, gpr)                                              \
+    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(gpr) & 31u) << 20) |           \
+     (((uint32_t)(rs) & 31u) << 15) | (4u << 12) | (((uint32_t)(rd) & 31u) << 7) | TL_OPCODE)
+#define TL_ENC_FILLPAD(eng, pad, rd, rs)                                           \
+    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(pad) & 3u) << 25) |            \
+     (((uint32_t)(rs) & 31u) << 15) | (5u << 12) | (((uint32_t)(rd) & 31u) << 7) | TL_OPCODE)
+
+#define TL_PAD_ZERO 0
+#define TL_PAD_MIN  1
+#define TL_PAD_MAX  2
+
+/* GPRs that carry run-time operands: t0 = x5 (address), t1 = x6 (dims, scalar). */
+#define TL__GPR_ADDR 5
+#define TL__GPR_ARG  6
+
+#define TL__INSN_ADDR(word, ptr) do {                                              \
+    register const void *tl__addr __asm__("t0") = (const void *)(ptr);            \
+    __asm__ volatile(".insn 4, %1" : : "r"(tl__addr), "n"((unsigned long long)(word)) : "memory");      \
+} while (0)
+#define TL__INSN_ARG(word, value) do {                                             \
+    register unsigned long tl__arg __asm__("t1") = (unsigned long)(value);        \
+    __asm__ volatile(".insn 4, %1" : : "r"(tl__arg), "n"((unsigned long long)(word)) : "memory");       \
+} while (0)
+#define TL__INSN(word) __asm__ volatile(".insn 4, %0" : : "n"((unsigned long long)(word)) : "memory")
+
+/* ---- one macro per instruction ---- */
+#define tl_load(tlrd, imm8, ptr)   TL__INSN_ADDR(TL_ENC_MEM(TL_ENG_LOAD, 0, 0, tlrd, imm8, TL__GPR_ADDR), ptr)
+#define tl_mload(tlrd, imm8, ptr)  TL__INSN_ADDR(TL_ENC_MEM(TL_ENG_LOAD, 0, 1, tlrd, imm8, TL__GPR_ADDR), ptr)
+#define tl_store(tlrs, imm8, ptr)  TL__INSN_ADDR(TL_ENC_MEM(TL_ENG_STORE, 1, 0, tlrs, imm8, TL__GPR_ADDR), ptr)
+#define tl_mstore(tlrs, imm8, ptr) TL__INSN_ADDR(TL_ENC_MEM(TL_ENG_STORE, 1, 1, tlrs, imm8, TL__GPR_ADDR), ptr)
+#define tl_concat(dim, tlrd, tlrs1, tlrs2) TL__INSN(TL_ENC_MOVE(TL_ENG_RESHAPE, 0, dim, tlrd, tlrs1, tlrs2))
+#define tl_merge(dim, tlrd, tlrs1, tlrs2)  TL__INSN(TL_ENC_MOVE(TL_ENG_RESHAPE, 1, dim, tlrd, tlrs1, tlrs2))
+/* tl_xpose(0, 1, ...) is tl.xpose.01 */
+#define tl_xpose(a, b, tlrs1, tlrs2, dims) \
+    TL__INSN_ARG(TL_ENC_XPOSE(TL_ENG_RESHAPE, a, b, tlrs1, tlrs2, TL__GPR_ARG), dims)
+#define tl_addi(tlrd, tlrs, imm8)  TL__INSN(TL_ENC_ADDI(TL_ENG_COMP, tlrd, tlrs, imm8))
+#define tl_muls(tlrd, tlrs, scalar) TL__INSN_ARG(TL_ENC_MULS(TL_ENG_COMP, tlrd, tlrs, TL__GPR_ARG), scalar)
+#define tl_fillpad(pad, tlrd, tlrs) TL__INSN(TL_ENC_FILLPAD(TL_ENG_RESHAPE, pad, tlrd, tlrs))
+
+#endif /* TL_TL_INSN_H */
