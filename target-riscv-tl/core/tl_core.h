@@ -1,0 +1,134 @@
+/*
+ * TensorLoad (xtl) semantic core: the behaviour of every TL instruction,
+ * independent of QEMU.  C ABI so that QEMU's C helpers, the host backend of
+ * the tile API and the unit tests all call the same code.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef TL_CORE_H
+#define TL_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    TL_NUM_REGS = 32,
+    TL_REG_BYTES = 1024,
+    TL_XPOSE_BYTES = 2 * TL_REG_BYTES,
+    TL_MAX_MASKED_DIM = 32, /* masks are 32 bits wide */
+};
+
+/* CSR numbers are TL_CSR_ADDR_BASE + index. */
+#define TL_CSR_ADDR_BASE 0x800
+typedef enum tl_csr_index {
+    TL_CSR_TTYPE = 0,
+    TL_CSR_TSHAPE = 1,
+    TL_CSR_TMASK_LS = 2,
+    TL_CSR_TMASK_CONCAT_1 = 3,
+    TL_CSR_TMASK_CONCAT_2 = 4,
+    TL_CSR_TMASK_LOAD_STRIDE = 5,
+    TL_CSR_TMASK_LOAD_WIDTH = 6,
+    TL_CSR_TVALID = 7,
+    TL_CSR_COUNT = 8,
+} tl_csr_index;
+
+#define TL_TTYPE_RESET 0x002u
+
+/* Architectural TL state of one hart.  Plain data: copied and migrated as is. */
+typedef struct tl_state {
+    uint8_t reg[TL_NUM_REGS][TL_REG_BYTES]; /* reg[0] is kept all-zero */
+    uint32_t csr[TL_CSR_COUNT];
+    uint32_t csr_initialized;               /* bit i: csr[i] written since reset */
+} tl_state;
+
+/* Reasons an instruction does not complete.  TL_OK is success. */
+typedef enum tl_status {
+    TL_OK = 0,
+    TL_ERR_TTYPE,              /* ttype has no single valid element-type field */
+    TL_ERR_UNINIT_TSHAPE,      /* the instruction needs a CSR never written since reset */
+    TL_ERR_UNINIT_TMASK_LS,
+    TL_ERR_UNINIT_TMASK_CONCAT_1,
+    TL_ERR_UNINIT_TMASK_CONCAT_2,
+    TL_ERR_UNINIT_TVALID,
+    TL_ERR_SHAPE,              /* a D is 0, block > 1024 bytes or slice not whole bytes */
+    TL_ERR_D0_TOO_BIG,         /* load/store with D0 > 32 */
+    TL_ERR_WIDTH,              /* W == 0 or W > slice bytes */
+    TL_ERR_CONCAT_DIM_TOO_BIG, /* concat/merge along a dim larger than 32 */
+    TL_ERR_CONCAT_OVERFLOW,    /* concat selects more slices than the dim holds */
+    TL_ERR_XPOSE_SHAPE,        /* a D is 0 or the tensor is not 2048 bytes */
+    TL_ERR_XPOSE_ODD_D0,
+    TL_ERR_XPOSE_SAME_REG,     /* tlrs1 == tlrs2 */
+    TL_ERR_VALID_RANGE,        /* fillpad tvalid V_i > D_i */
+    TL_FAULT,                  /* memory fault; the address is reported separately */
+    TL_STATUS_COUNT
+} tl_status;
+
+/* Human-readable reason for a status, for -d guest_errors.  Never NULL. */
+const char *tl_status_message(tl_status st);
+
+/* Fill pattern selector of tl.fillpad (the PP field). */
+typedef enum tl_pad_kind { TL_PAD_ZERO = 0, TL_PAD_MIN = 1, TL_PAD_MAX = 2 } tl_pad_kind;
+
+/* ---- state and CSRs ---- */
+void tl_state_reset(tl_state *s);
+const char *tl_csr_name(unsigned idx);            /* "ttype", ... ; NULL if idx >= TL_CSR_COUNT */
+uint32_t tl_csr_writable_mask(unsigned idx);      /* bits that are not WARL-zero */
+uint32_t tl_csr_read(const tl_state *s, unsigned idx);
+void tl_csr_write(tl_state *s, unsigned idx, uint64_t value); /* masks, marks initialized */
+bool tl_csr_is_initialized(const tl_state *s, unsigned idx);
+
+/* Element size in bits selected by a ttype value, or 0 if ttype is invalid. */
+unsigned tl_ttype_element_bits(uint32_t ttype);
+/* Short element-type name ("int8", "e4m3", "bf16", ...) or NULL if invalid. */
+const char *tl_ttype_name(uint32_t ttype);
+
+/* ---- memory instructions ---- */
+
+/*
+ * How the core reaches guest memory.  Addresses are already reduced modulo
+ * 2^XLEN and a range passed to a callback never wraps.
+ *  probe: true when every byte of [addr, addr+len) may be accessed; otherwise
+ *         false with *fault_addr = the lowest byte that may not.  Changes no
+ *         architectural state.
+ *  read/write: the access itself; only called after every probe succeeded.
+ */
+typedef struct tl_mem_if {
+    void *opaque;
+    bool (*probe)(void *opaque, uint64_t addr, uint32_t len, bool is_store,
+                  uint64_t *fault_addr);
+    void (*read)(void *opaque, uint64_t addr, void *dst, uint32_t len);
+    void (*write)(void *opaque, uint64_t addr, const void *src, uint32_t len);
+} tl_mem_if;
+
+/*
+ * tl.load / tl.mload (masked = tm bit) and tl.store / tl.mstore.
+ * imm8 is the sign-extended immediate, base the value of x[rs1],
+ * addr_mask 0xffffffff for XLEN 32 or UINT64_MAX for XLEN 64.
+ * On TL_FAULT nothing has changed and *fault_addr is the first faulting byte.
+ */
+tl_status tl_exec_load(tl_state *s, unsigned rd, bool masked, int32_t imm8,
+                       uint64_t base, uint64_t addr_mask, const tl_mem_if *mem,
+                       uint64_t *fault_addr);
+tl_status tl_exec_store(const tl_state *s, unsigned rs, bool masked, int32_t imm8,
+                        uint64_t base, uint64_t addr_mask, const tl_mem_if *mem,
+                        uint64_t *fault_addr);
+
+/* ---- register instructions ---- */
+tl_status tl_exec_concat(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2);
+tl_status tl_exec_merge(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2);
+/* dims = x[rs]: D3[31:24] D2[23:16] D1[15:8] D0[7:0]; upper bits ignored. */
+tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
+                        unsigned rs2, uint64_t dims);
+tl_status tl_exec_addi(tl_state *s, unsigned rd, unsigned rs, int32_t imm8);
+tl_status tl_exec_muls(tl_state *s, unsigned rd, unsigned rs, uint64_t scalar);
+tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TL_CORE_H */
