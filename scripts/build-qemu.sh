@@ -15,6 +15,9 @@ mesonpath="$CACHE_DIR/meson/root/usr/lib/python3/dist-packages"
 cc=gcc cxx=g++
 if command -v ccache >/dev/null 2>&1; then
     cc="ccache gcc" cxx="ccache g++"
+    # Cache hits across checkouts in other directories (a fresh clone in CI):
+    # paths below the build directory are hashed relative to it.
+    export CCACHE_BASEDIR="$BUILD_DIR" CCACHE_NOHASHDIR=true
 fi
 config_args=(
     --python=/usr/bin/python3

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes $BUILD_DIR/qemu-src: a copy of the pristine QEMU tree with TL-QEMU's
+# Makes $BUILD_DIR/patched-qemu: a copy of the pristine QEMU tree with TL-QEMU's
 # hook patches applied and target-riscv-tl/ linked in as target/riscv/xtl.
 # Re-done only when the pristine tree or a patch changes; editing
 # target-riscv-tl/ needs no re-patch because it is a symlink.
@@ -9,7 +9,9 @@ tl_load_config
 need_tool git git
 
 pristine=$("$TL_REPO/scripts/fetch-qemu.sh")
-tree="$BUILD_DIR/qemu-src"
+# Not "qemu-...": meson would take a sibling of build/qemu with that prefix
+# for a generated directory.
+tree="$BUILD_DIR/patched-qemu"
 patches=("$TL_REPO"/patches/qemu-10.0/*.patch)
 [ -e "${patches[0]}" ] || die "no patches in $TL_REPO/patches/qemu-10.0; the checkout is incomplete"
 

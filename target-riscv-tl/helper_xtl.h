@@ -1,0 +1,13 @@
+/*
+ * TCG helpers of the TensorLoad (xtl) extension, included from
+ * target/riscv/helper.h.  They may raise exceptions, so they must not be
+ * NO_RWG (the GPRs have to be in env when an exception unwinds).
+ */
+DEF_HELPER_FLAGS_5(xtl_load, TCG_CALL_NO_WG, void, env, i32, i32, s32, tl)
+DEF_HELPER_FLAGS_5(xtl_store, TCG_CALL_NO_WG, void, env, i32, i32, s32, tl)
+DEF_HELPER_FLAGS_5(xtl_concat, TCG_CALL_NO_WG, void, env, i32, i32, i32, i32)
+DEF_HELPER_FLAGS_5(xtl_merge, TCG_CALL_NO_WG, void, env, i32, i32, i32, i32)
+DEF_HELPER_FLAGS_6(xtl_xpose, TCG_CALL_NO_WG, void, env, i32, i32, i32, i32, tl)
+DEF_HELPER_FLAGS_4(xtl_addi, TCG_CALL_NO_WG, void, env, i32, i32, s32)
+DEF_HELPER_FLAGS_4(xtl_muls, TCG_CALL_NO_WG, void, env, i32, i32, tl)
+DEF_HELPER_FLAGS_4(xtl_fillpad, TCG_CALL_NO_WG, void, env, i32, i32, i32)

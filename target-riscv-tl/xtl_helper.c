@@ -1,0 +1,276 @@
+/*
+ * TensorLoad (xtl) TCG helpers: thin wrappers that check that TL is usable
+ * in the current mode, run the instruction in the core library and turn its
+ * status into the architectural trap.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "cpu.h"
+#include "internals.h"
+#include "exec/exec-all.h"
+#include "exec/cpu_ldst.h"
+#include "exec/helper-proto.h"
+
+/*
+ * env->pc is only exact at TB boundaries: restore the state of this
+ * instruction (the exception path does the same) so the log names its pc.
+ */
+static void xtl_log_trap(CPURISCVState *env, uintptr_t ra, const char *insn,
+                         const char *reason)
+{
+    if (qemu_loglevel_mask(LOG_GUEST_ERROR)) {
+        cpu_restore_state(env_cpu(env), ra);
+        qemu_log("xtl: %s at pc 0x" TARGET_FMT_lx " is illegal: %s\n",
+                 insn, env->pc, reason);
+    }
+}
+
+/* Below M-mode TL is "custom state" gated by the Smstateen C bit. */
+static void xtl_check_access(CPURISCVState *env, const char *insn, uintptr_t ra)
+{
+#ifndef CONFIG_USER_ONLY
+    RISCVException excp = smstateen_acc_ok(env, 0, SMSTATEEN0_CS);
+
+    if (excp != RISCV_EXCP_NONE) {
+        xtl_log_trap(env, ra, insn, "TL state is disabled by the Smstateen C bit");
+        riscv_raise_exception(env, excp, ra);
+    }
+#endif
+}
+
+static void xtl_finish(CPURISCVState *env, tl_status st, const char *insn, uintptr_t ra)
+{
+    if (likely(st == TL_OK)) {
+        return;
+    }
+    xtl_log_trap(env, ra, insn, tl_status_message(st));
+    riscv_raise_exception(env, RISCV_EXCP_ILLEGAL_INST, ra);
+}
+
+/* ---- guest memory for the core's loads and stores ---- */
+
+typedef struct XtlMemAccess {
+    CPURISCVState *env;
+    int mmu_idx;
+    uintptr_t ra;
+} XtlMemAccess;
+
+static uint32_t xtl_page_chunk(uint64_t addr, uint32_t len)
+{
+    uint64_t to_page_end = TARGET_PAGE_SIZE - (addr & ~TARGET_PAGE_MASK);
+
+    return len < to_page_end ? len : (uint32_t)to_page_end;
+}
+
+/* A host pointer for [addr, addr+len) within one page if it is plain RAM. */
+static void *xtl_ram_ptr(XtlMemAccess *m, uint64_t addr, uint32_t len,
+                         MMUAccessType type)
+{
+    void *host = NULL;
+    int flags = probe_access_flags(m->env, adjust_addr(m->env, addr), len, type,
+                                   m->mmu_idx, true, &host, m->ra);
+
+    return flags == 0 ? host : NULL;
+}
+
+static bool xtl_mem_probe(void *opaque, uint64_t addr, uint32_t len, bool is_store,
+                          uint64_t *fault_addr)
+{
+    XtlMemAccess *m = opaque;
+    MMUAccessType type = is_store ? MMU_DATA_STORE : MMU_DATA_LOAD;
+
+    while (len > 0) {
+        uint32_t chunk = xtl_page_chunk(addr, len);
+        void *host;
+        int flags = probe_access_flags(m->env, adjust_addr(m->env, addr), chunk, type,
+                                       m->mmu_idx, true, &host, m->ra);
+
+        if (flags & TLB_INVALID_MASK) {
+            /* PMP can forbid part of a page: find the first byte that faults. */
+            for (uint32_t i = 0; i < chunk; i++) {
+                flags = probe_access_flags(m->env, adjust_addr(m->env, addr + i), 1,
+                                           type, m->mmu_idx, true, &host, m->ra);
+                if (flags & TLB_INVALID_MASK) {
+                    *fault_addr = addr + i;
+                    return false;
+                }
+            }
+            *fault_addr = addr;
+            return false;
+        }
+        addr += chunk;
+        len -= chunk;
+    }
+    return true;
+}
+
+static void xtl_mem_read(void *opaque, uint64_t addr, void *dst, uint32_t len)
+{
+    XtlMemAccess *m = opaque;
+    uint8_t *out = dst;
+
+    while (len > 0) {
+        uint32_t chunk = xtl_page_chunk(addr, len);
+        void *host = xtl_ram_ptr(m, addr, chunk, MMU_DATA_LOAD);
+
+        if (host) {
+            memcpy(out, host, chunk);
+        } else {
+            /* MMIO, watchpoints, ...: byte accesses through the softmmu. */
+            for (uint32_t i = 0; i < chunk; i++) {
+                out[i] = cpu_ldub_mmuidx_ra(m->env, adjust_addr(m->env, addr + i),
+                                            m->mmu_idx, m->ra);
+            }
+        }
+        addr += chunk;
+        out += chunk;
+        len -= chunk;
+    }
+}
+
+static void xtl_mem_write(void *opaque, uint64_t addr, const void *src, uint32_t len)
+{
+    XtlMemAccess *m = opaque;
+    const uint8_t *in = src;
+
+    while (len > 0) {
+        uint32_t chunk = xtl_page_chunk(addr, len);
+        void *host = xtl_ram_ptr(m, addr, chunk, MMU_DATA_STORE);
+
+        if (host) {
+            memcpy(host, in, chunk);
+        } else {
+            for (uint32_t i = 0; i < chunk; i++) {
+                cpu_stb_mmuidx_ra(m->env, adjust_addr(m->env, addr + i), in[i],
+                                  m->mmu_idx, m->ra);
+            }
+        }
+        addr += chunk;
+        in += chunk;
+        len -= chunk;
+    }
+}
+
+/*
+ * The core found a fault without changing anything; a faulting probe of the
+ * first bad byte now raises the architectural exception (page fault, access
+ * fault, or SIGSEGV in user mode) with that byte as xtval.
+ */
+static G_NORETURN void xtl_raise_fault(XtlMemAccess *m, uint64_t fault_addr,
+                                       bool is_store)
+{
+    MMUAccessType type = is_store ? MMU_DATA_STORE : MMU_DATA_LOAD;
+
+    probe_access(m->env, adjust_addr(m->env, fault_addr), 1, type, m->mmu_idx, m->ra);
+    /* The probe found the byte accessible after all: report an access fault. */
+    m->env->badaddr = fault_addr;
+    riscv_raise_exception(m->env, is_store ? RISCV_EXCP_STORE_AMO_ACCESS_FAULT
+                                           : RISCV_EXCP_LOAD_ACCESS_FAULT, m->ra);
+}
+
+static void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
+                         target_ulong base, bool is_store, uintptr_t ra)
+{
+    const char *name = is_store ? (masked ? "tl.mstore" : "tl.store")
+                                : (masked ? "tl.mload" : "tl.load");
+    XtlMemAccess m = {
+        .env = env,
+        .mmu_idx = riscv_env_mmu_index(env, false),
+        .ra = ra,
+    };
+    const tl_mem_if mem = {
+        .opaque = &m,
+        .probe = xtl_mem_probe,
+        .read = xtl_mem_read,
+        .write = xtl_mem_write,
+    };
+    uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
+    uint64_t fault_addr = 0;
+    tl_status st;
+
+    xtl_check_access(env, name, ra);
+    if (is_store) {
+        st = tl_exec_store(&env->xtl, tlr, masked, imm, base, addr_mask, &mem, &fault_addr);
+    } else {
+        st = tl_exec_load(&env->xtl, tlr, masked, imm, base, addr_mask, &mem, &fault_addr);
+    }
+    if (st == TL_FAULT) {
+        xtl_raise_fault(&m, fault_addr, is_store);
+    }
+    xtl_finish(env, st, name, ra);
+}
+
+void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t masked, int32_t imm,
+                      target_ulong base)
+{
+    xtl_mem_insn(env, tlr, masked, imm, base, false, GETPC());
+}
+
+void HELPER(xtl_store)(CPURISCVState *env, uint32_t tlr, uint32_t masked, int32_t imm,
+                       target_ulong base)
+{
+    xtl_mem_insn(env, tlr, masked, imm, base, true, GETPC());
+}
+
+/* ---- register-to-register instructions ---- */
+
+static const char *const xtl_dim_suffix[] = { "0", "1", "2" };
+
+void HELPER(xtl_concat)(CPURISCVState *env, uint32_t dim, uint32_t rd, uint32_t rs1,
+                        uint32_t rs2)
+{
+    uintptr_t ra = GETPC();
+    char name[16];
+
+    snprintf(name, sizeof(name), "tl.concat.%s", xtl_dim_suffix[dim]);
+    xtl_check_access(env, name, ra);
+    xtl_finish(env, tl_exec_concat(&env->xtl, dim, rd, rs1, rs2), name, ra);
+}
+
+void HELPER(xtl_merge)(CPURISCVState *env, uint32_t dim, uint32_t rd, uint32_t rs1,
+                       uint32_t rs2)
+{
+    uintptr_t ra = GETPC();
+    char name[16];
+
+    snprintf(name, sizeof(name), "tl.merge.%s", xtl_dim_suffix[dim]);
+    xtl_check_access(env, name, ra);
+    xtl_finish(env, tl_exec_merge(&env->xtl, dim, rd, rs1, rs2), name, ra);
+}
+
+void HELPER(xtl_xpose)(CPURISCVState *env, uint32_t dim0, uint32_t dim1, uint32_t rs1,
+                       uint32_t rs2, target_ulong dims)
+{
+    uintptr_t ra = GETPC();
+
+    xtl_check_access(env, "tl.xpose", ra);
+    xtl_finish(env, tl_exec_xpose(&env->xtl, dim0, dim1, rs1, rs2, dims), "tl.xpose", ra);
+}
+
+void HELPER(xtl_addi)(CPURISCVState *env, uint32_t rd, uint32_t rs, int32_t imm)
+{
+    uintptr_t ra = GETPC();
+
+    xtl_check_access(env, "tl.addi", ra);
+    xtl_finish(env, tl_exec_addi(&env->xtl, rd, rs, imm), "tl.addi", ra);
+}
+
+void HELPER(xtl_muls)(CPURISCVState *env, uint32_t rd, uint32_t rs, target_ulong scalar)
+{
+    uintptr_t ra = GETPC();
+
+    xtl_check_access(env, "tl.muls", ra);
+    xtl_finish(env, tl_exec_muls(&env->xtl, rd, rs, scalar), "tl.muls", ra);
+}
+
+void HELPER(xtl_fillpad)(CPURISCVState *env, uint32_t pad, uint32_t rd, uint32_t rs)
+{
+    static const char *const names[] = { "tl.fillpad.zero", "tl.fillpad.min",
+                                         "tl.fillpad.max" };
+    uintptr_t ra = GETPC();
+
+    xtl_check_access(env, names[pad], ra);
+    xtl_finish(env, tl_exec_fillpad(&env->xtl, (tl_pad_kind)pad, rd, rs), names[pad], ra);
+}
