@@ -4,7 +4,7 @@
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
 SHELL := /bin/bash
 .DEFAULT_GOAL := qemu
-.PHONY: qemu deps host check check-scripts check-unit check-reference check-user check-tcg clean distclean
+.PHONY: qemu deps host check check-scripts check-unit check-reference check-user check-system check-tcg clean distclean
 
 config.mk:
 	./configure
@@ -22,7 +22,7 @@ check: config.mk deps
 	scripts/check.sh
 
 # Single test groups (each assumes 'make qemu' / 'make host' as needed).
-check-scripts check-unit check-reference check-user check-tcg: config.mk
+check-scripts check-unit check-reference check-user check-system check-tcg: config.mk
 	scripts/check.sh $(@:check-%=%)
 
 clean:

@@ -5,7 +5,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 
-all_groups=(scripts unit reference user tcg)
+all_groups=(scripts unit reference user system tcg)
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=("${all_groups[@]}")
 
@@ -57,6 +57,12 @@ run_group() {
     user)
         "$TL_REPO/scripts/build-qemu.sh" && \
         "$TL_REPO/tests/user/run.sh" 2>&1 | tee "$log"
+        rc=${PIPESTATUS[0]}
+        read -r pass fail < <(counts_from_log "$log")
+        ;;
+    system)
+        "$TL_REPO/scripts/build-qemu.sh" && \
+        "$TL_REPO/tests/system/test_dtb.sh" 2>&1 | tee "$log"
         rc=${PIPESTATUS[0]}
         read -r pass fail < <(counts_from_log "$log")
         ;;

@@ -13,6 +13,8 @@ packages=(
     googletest libgtest-dev python3-numpy
     # riscv64 Linux user-mode test programs
     gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross
+    # qemu-system-riscv64 checks
+    device-tree-compiler
 )
 
 missing=()

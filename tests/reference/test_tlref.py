@@ -899,9 +899,10 @@ def test_concat_merge():
     s.csr_write(T.CSR_TMASK_CONCAT_1, 0xFFFFFFFF)
     set_bytes(s, 1, [1] * 40)
     set_bytes(s, 2, [2] * 40)
-    T.tl_merge(s, 3, 1, 2, 2)
-    check("MERGE.2 with D2 = 40: indices 32..39 have no mask bit -> from tlrs2",
-          list(s.regs[3][:40]) == [1] * 32 + [2] * 8)
+    before = s.snapshot()
+    check_raises("MERGE.2 with D2 = 40 > 32 is illegal like concat (docs/isa.md A13)",
+                 T.IllegalInstruction, T.tl_merge, s, 3, 1, 2, 2)
+    check("... and changes nothing", s.snapshot() == before)
 
 
 # ---------------------------------------------------------------------------

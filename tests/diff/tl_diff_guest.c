@@ -1,0 +1,477 @@
+/*
+ * Guest side of the xtl random differential test (tests/diff/tl_diff.py).
+ *
+ *   tl_diff_guest CASES RESULTS
+ *
+ * Reads a binary case file written by tl_diff.py, executes every case and
+ * writes one result record per case.  Per case:
+ *   1. the TL registers the case names are set from the file's data pool with
+ *      tl.load (int8, tshape [8,1,128], width 128, stride 128);
+ *   2. all 8 TL CSRs are written with the case's values;
+ *   3. the instruction word runs from a trampoline page with t0/t1 set;
+ *      SIGILL/SIGSEGV/SIGBUS are caught (signal number and si_addr kept);
+ *   4. the 8 CSRs are read back, the named registers are read back with
+ *      tl.store and hashed, and the case's memory span is hashed (bytes of
+ *      readable pages only) and restored from the pristine arena image;
+ *   5. for memory instructions the whole arena is compared with the
+ *      pristine image (a stray write sets a flag and is repaired).
+ * All little-endian; the layout is described in tl_diff.py (struct formats).
+ *
+ * The arena is mapped at a fixed address (MAP_FIXED_NOREPLACE) so that the
+ * reference model sees the same absolute addresses; failure to get it is
+ * reported and the program exits with status 2.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "tl/tl_insn.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#define MAGIC "TLDIFF01"
+#define MAX_REGS 7
+#define PAGE 4096u
+
+#define CF_T0_REL  1u  /* t0 is an offset from the arena start */
+#define CF_MEMCHK  2u  /* compare the whole arena with the pristine image afterwards */
+
+#define RF_STRAY      1u /* arena differed from pristine after the case */
+#define RF_BAD_PC     2u /* the signal was not raised by the trampoline instruction */
+
+#define HF_DUMP 1u
+
+struct hdr {
+    char magic[8];
+    uint32_t version, flags;
+    uint32_t ncases, npool;
+    uint64_t map_base;
+    uint32_t map_len, nprot;
+    uint32_t arena_off, arena_len;
+};
+
+struct prot_ent {
+    uint32_t off, len, prot, pad;
+};
+
+struct tcase {
+    uint32_t word, flags;
+    uint64_t t0, t1;
+    uint64_t csr[8];
+    uint8_t nregs, regs[MAX_REGS];
+    uint16_t pool[8];          /* 0xffff: all-zero contents */
+    uint64_t span_lo, span_hi; /* absolute; span_lo == span_hi: none */
+};
+
+struct tresult {
+    int32_t sig;
+    uint32_t flags;
+    uint64_t fault_addr;
+    uint64_t csr[8];
+    uint64_t reg_hash[MAX_REGS];
+    uint64_t mem_hash;
+};
+
+_Static_assert(sizeof(struct hdr) == 48, "hdr layout");
+_Static_assert(sizeof(struct tcase) == 128, "case layout");
+_Static_assert(sizeof(struct tresult) == 144, "result layout");
+
+/* ---- hash (mirrored by tl_diff.py: hash_bytes) ---- */
+#define H_GOLD 0x9E3779B97F4A7C15ull
+#define H_KEY  0x243F6A8885A308D3ull
+
+static inline uint64_t fmix64(uint64_t z)
+{
+    z ^= z >> 33;
+    z *= 0xff51afd7ed558ccdull;
+    z ^= z >> 33;
+    z *= 0xc4ceb9fe1a85ec53ull;
+    z ^= z >> 33;
+    return z;
+}
+
+static uint64_t hash_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0;
+    size_t j, nw = n / 8;
+
+    for (j = 0; j < nw; j++) {
+        uint64_t w;
+        memcpy(&w, p + 8 * j, 8);
+        h += fmix64(w + j * H_GOLD + H_KEY);
+    }
+    if (n % 8) {
+        uint64_t w = 0;
+        memcpy(&w, p + 8 * nw, n % 8);
+        h += fmix64(w + nw * H_GOLD + H_KEY);
+    }
+    return fmix64(h ^ ((uint64_t)n * 0xD6E8FEB86659FD93ull));
+}
+
+/* ---- signals ---- */
+enum { PH_SETUP, PH_EXEC, PH_POST };
+static volatile int phase = PH_SETUP;
+static volatile unsigned cur_case;
+static sigjmp_buf exec_jmp;
+static volatile int trap_sig;
+static volatile uint64_t trap_addr, trap_pc;
+static uint32_t *tramp;
+
+static void handler(int sig, siginfo_t *info, void *ucv)
+{
+    ucontext_t *uc = ucv;
+
+    if (phase != PH_EXEC) {
+        char msg[160];
+        int n = snprintf(msg, sizeof(msg),
+                         "tl_diff_guest: harness failure: signal %d at pc 0x%lx addr %p "
+                         "outside the tested instruction (case %u, phase %d)\n",
+                         sig, (unsigned long)uc->uc_mcontext.__gregs[0], info->si_addr,
+                         cur_case, phase);
+        if (write(2, msg, n) < 0) {
+            /* nothing more to do */
+        }
+        _exit(3);
+    }
+    trap_sig = sig;
+    trap_addr = (uint64_t)(uintptr_t)info->si_addr;
+    trap_pc = uc->uc_mcontext.__gregs[0];
+    siglongjmp(exec_jmp, 1);
+}
+
+static void install_handlers(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = handler;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigaction(SIGILL, &sa, NULL);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGFPE, &sa, NULL);
+    sigaction(SIGTRAP, &sa, NULL);
+}
+
+static uint32_t last_word;
+static int exec_word(uint32_t word, uint64_t t0, uint64_t t1)
+{
+    if (word != last_word) {
+        tramp[0] = word;
+        tramp[1] = 0x00008067; /* ret */
+        __builtin___clear_cache((char *)tramp, (char *)(tramp + 2));
+        last_word = word;
+    }
+    trap_sig = 0;
+    phase = PH_EXEC;
+    if (sigsetjmp(exec_jmp, 0) == 0) {
+        register uint64_t r_t0 __asm__("t0") = t0;
+        register uint64_t r_t1 __asm__("t1") = t1;
+        __asm__ volatile("jalr ra, 0(%0)"
+                         : : "r"(tramp), "r"(r_t0), "r"(r_t1)
+                         : "ra", "memory");
+    }
+    phase = PH_POST;
+    return trap_sig;
+}
+
+/* ---- TL register transfer (register numbers are instruction fields) ---- */
+#define R32(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) \
+    X(13) X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25)   \
+    X(26) X(27) X(28) X(29) X(30) X(31)
+
+static void set_xfer_csrs(void)
+{
+    tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
+    tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(8, 1, 128));
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 128);
+    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 128);
+}
+
+static void reg_load(unsigned r, const void *p)
+{
+#define LOAD_CASE(n) case n: tl_load(n, 0, p); break;
+    switch (r) { R32(LOAD_CASE) default: abort(); }
+}
+
+static void reg_store(unsigned r, void *p)
+{
+#define STORE_CASE(n) case n: tl_store(n, 0, p); break;
+    switch (r) { R32(STORE_CASE) default: abort(); }
+}
+
+static void write_case_csrs(const uint64_t *c)
+{
+    tl_csr_write(TL_CSR_TTYPE, c[0]);
+    tl_csr_write(TL_CSR_TSHAPE, c[1]);
+    tl_csr_write(TL_CSR_TMASK_LS, c[2]);
+    tl_csr_write(TL_CSR_TMASK_CONCAT_1, c[3]);
+    tl_csr_write(TL_CSR_TMASK_CONCAT_2, c[4]);
+    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, c[5]);
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, c[6]);
+    tl_csr_write(TL_CSR_TVALID, c[7]);
+}
+
+static void read_case_csrs(uint64_t *c)
+{
+    c[0] = tl_csr_read(TL_CSR_TTYPE);
+    c[1] = tl_csr_read(TL_CSR_TSHAPE);
+    c[2] = tl_csr_read(TL_CSR_TMASK_LS);
+    c[3] = tl_csr_read(TL_CSR_TMASK_CONCAT_1);
+    c[4] = tl_csr_read(TL_CSR_TMASK_CONCAT_2);
+    c[5] = tl_csr_read(TL_CSR_TMASK_LOAD_STRIDE);
+    c[6] = tl_csr_read(TL_CSR_TMASK_LOAD_WIDTH);
+    c[7] = tl_csr_read(TL_CSR_TVALID);
+}
+
+/* ---- arena ---- */
+static uint8_t *map;            /* start of the mapping (lower guard) */
+static uint32_t map_len;
+static uint8_t *arena;          /* arena start */
+static uint32_t arena_len, arena_off;
+static uint8_t *pristine;       /* arena_len bytes */
+static uint8_t *page_prot;      /* per page of the mapping */
+
+static int readable(uint64_t a)
+{
+    uint64_t off = a - (uint64_t)(uintptr_t)map;
+    return off < map_len && (page_prot[off / PAGE] & PROT_READ);
+}
+
+static int writable(uint64_t a)
+{
+    uint64_t off = a - (uint64_t)(uintptr_t)map;
+    return off < map_len && (page_prot[off / PAGE] & PROT_WRITE);
+}
+
+/* Copies the readable bytes of [lo, hi) to out; returns their number. */
+static size_t gather(uint64_t lo, uint64_t hi, uint8_t *out)
+{
+    size_t n = 0;
+    uint64_t a = lo;
+
+    while (a < hi) {
+        uint64_t next = (a & ~(uint64_t)(PAGE - 1)) + PAGE;
+        if (next > hi) {
+            next = hi;
+        }
+        if (readable(a)) {
+            memcpy(out + n, (void *)(uintptr_t)a, next - a);
+            n += next - a;
+        }
+        a = next;
+    }
+    return n;
+}
+
+/* Restores the writable bytes of [lo, hi) (inside the arena) from pristine. */
+static void restore(uint64_t lo, uint64_t hi)
+{
+    uint64_t abase = (uint64_t)(uintptr_t)arena;
+    uint64_t a = lo;
+
+    if (lo < abase) {
+        a = abase;
+    }
+    if (hi > abase + arena_len) {
+        hi = abase + arena_len;
+    }
+    while (a < hi) {
+        uint64_t next = (a & ~(uint64_t)(PAGE - 1)) + PAGE;
+        if (next > hi) {
+            next = hi;
+        }
+        if (writable(a)) {
+            memcpy((void *)(uintptr_t)a, pristine + (a - abase), next - a);
+        }
+        a = next;
+    }
+}
+
+/* 1 if every readable arena byte equals the pristine image. */
+static int arena_pristine(void)
+{
+    for (uint32_t off = 0; off < arena_len; off += PAGE) {
+        uint64_t a = (uint64_t)(uintptr_t)arena + off;
+        uint32_t n = arena_len - off < PAGE ? arena_len - off : PAGE;
+        if (readable(a) && memcmp((void *)(uintptr_t)a, pristine + off, n) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "tl_diff_guest: out of memory (%zu bytes)\n", n);
+        exit(2);
+    }
+    return p;
+}
+
+static void read_exact(FILE *f, void *p, size_t n, const char *what)
+{
+    if (fread(p, 1, n, f) != n) {
+        fprintf(stderr, "tl_diff_guest: case file truncated (reading %s)\n", what);
+        exit(2);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct hdr h;
+    FILE *in, *out;
+
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s CASES RESULTS\n", argv[0]);
+        return 2;
+    }
+    in = fopen(argv[1], "rb");
+    if (!in) {
+        perror(argv[1]);
+        return 2;
+    }
+    read_exact(in, &h, sizeof(h), "header");
+    if (memcmp(h.magic, MAGIC, 8) != 0 || h.version != 1) {
+        fprintf(stderr, "tl_diff_guest: %s is not a version-1 case file\n", argv[1]);
+        return 2;
+    }
+    map_len = h.map_len;
+    arena_off = h.arena_off;
+    arena_len = h.arena_len;
+    if (map_len % PAGE || arena_off % PAGE || arena_off + arena_len > map_len) {
+        fprintf(stderr, "tl_diff_guest: bad arena layout\n");
+        return 2;
+    }
+
+    /* fixed mapping, then contents, then protections */
+    map = mmap((void *)(uintptr_t)h.map_base, map_len, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (map == MAP_FAILED || (uint64_t)(uintptr_t)map != h.map_base) {
+        fprintf(stderr, "tl_diff_guest: cannot map the arena at fixed address 0x%llx "
+                "(%u bytes): %s\n", (unsigned long long)h.map_base, map_len,
+                map == MAP_FAILED ? strerror(errno) : "kernel chose another address");
+        return 2;
+    }
+    arena = map + arena_off;
+    page_prot = xmalloc(map_len / PAGE);
+    memset(page_prot, PROT_READ | PROT_WRITE, map_len / PAGE);
+    struct prot_ent *pe = xmalloc(sizeof(*pe) * (h.nprot ? h.nprot : 1));
+    read_exact(in, pe, sizeof(*pe) * h.nprot, "protections");
+    pristine = xmalloc(arena_len);
+    read_exact(in, pristine, arena_len, "arena image");
+    memcpy(arena, pristine, arena_len);
+    for (uint32_t i = 0; i < h.nprot; i++) {
+        if (pe[i].off % PAGE || pe[i].len % PAGE || pe[i].off + pe[i].len > map_len) {
+            fprintf(stderr, "tl_diff_guest: bad protection entry %u\n", i);
+            return 2;
+        }
+        if (mprotect(map + pe[i].off, pe[i].len, (int)pe[i].prot) != 0) {
+            perror("mprotect");
+            return 2;
+        }
+        memset(page_prot + pe[i].off / PAGE, (int)pe[i].prot, pe[i].len / PAGE);
+    }
+
+    uint8_t *pool = xmalloc((size_t)h.npool * 1024);
+    read_exact(in, pool, (size_t)h.npool * 1024, "data pool");
+    struct tcase *cases = xmalloc(sizeof(struct tcase) * (size_t)h.ncases);
+    read_exact(in, cases, sizeof(struct tcase) * (size_t)h.ncases, "cases");
+    fclose(in);
+
+    out = fopen(argv[2], "wb");
+    if (!out) {
+        perror(argv[2]);
+        return 2;
+    }
+    static char obuf[1 << 16];
+    setvbuf(out, obuf, _IOFBF, sizeof(obuf));
+
+    tramp = mmap(NULL, PAGE, PROT_READ | PROT_WRITE | PROT_EXEC,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (tramp == MAP_FAILED) {
+        perror("mmap trampoline");
+        return 2;
+    }
+    install_handlers();
+
+    static uint8_t zero[1024] __attribute__((aligned(64)));
+    static uint8_t regbuf[MAX_REGS][1024] __attribute__((aligned(64)));
+    uint8_t *spanbuf = xmalloc(map_len);
+    int dump = h.flags & HF_DUMP;
+
+    for (uint32_t ci = 0; ci < h.ncases; ci++) {
+        const struct tcase *c = &cases[ci];
+        struct tresult r;
+        unsigned nregs = c->nregs > MAX_REGS ? MAX_REGS : c->nregs;
+        uint64_t t0 = c->t0;
+
+        memset(&r, 0, sizeof(r));
+        cur_case = ci;
+        phase = PH_SETUP;
+        set_xfer_csrs();
+        for (unsigned k = 0; k < nregs; k++) {
+            uint16_t p = c->pool[k];
+            if (p != 0xffff && p >= h.npool) {
+                fprintf(stderr, "tl_diff_guest: case %u: pool index %u out of range\n", ci, p);
+                return 2;
+            }
+            reg_load(c->regs[k] & 31, p == 0xffff ? zero : pool + (size_t)p * 1024);
+        }
+        if (c->flags & CF_T0_REL) {
+            t0 += (uint64_t)(uintptr_t)arena;
+        }
+        write_case_csrs(c->csr);
+        r.sig = exec_word(c->word, t0, c->t1);
+        if (r.sig) {
+            r.fault_addr = trap_addr;
+            if (trap_pc != (uint64_t)(uintptr_t)tramp) {
+                r.flags |= RF_BAD_PC;
+            }
+        }
+        read_case_csrs(r.csr);
+        set_xfer_csrs();
+        for (unsigned k = 0; k < nregs; k++) {
+            reg_store(c->regs[k] & 31, regbuf[k]);
+            r.reg_hash[k] = hash_bytes(regbuf[k], 1024);
+        }
+        size_t spann = 0;
+        if (c->span_hi > c->span_lo) {
+            spann = gather(c->span_lo, c->span_hi, spanbuf);
+            r.mem_hash = hash_bytes(spanbuf, spann);
+            restore(c->span_lo, c->span_hi);
+        }
+        if ((c->flags & CF_MEMCHK) && !arena_pristine()) {
+            r.flags |= RF_STRAY;
+            restore((uint64_t)(uintptr_t)arena, (uint64_t)(uintptr_t)arena + arena_len);
+        }
+        phase = PH_SETUP;
+        fwrite(&r, sizeof(r), 1, out);
+        if (dump) {
+            uint32_t n32 = (uint32_t)spann;
+            for (unsigned k = 0; k < nregs; k++) {
+                fwrite(regbuf[k], 1024, 1, out);
+            }
+            fwrite(&n32, 4, 1, out);
+            fwrite(spanbuf, 1, spann, out);
+        }
+    }
+    if (fclose(out) != 0) {
+        perror(argv[2]);
+        return 2;
+    }
+    return 0;
+}

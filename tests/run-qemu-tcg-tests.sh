@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs QEMU's own riscv64 linux-user TCG tests (tests/tcg, "make check-tcg"
+# for riscv64-linux-user) against the patched QEMU, so the TL patch set is
+# shown not to break upstream behaviour.  Ends with "N passed, M failed".
+set -uo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+tl_load_config
+obj="$BUILD_DIR/qemu"
+[ -f "$obj/build.ninja" ] || die "QEMU is not built in $obj; run 'make qemu'"
+
+# The multiarch tests also run under each TCG plugin when plugins are enabled.
+targets=$(ninja -C "$obj" -t targets all 2>/dev/null)
+if grep -q '^test-plugins:' <<<"$targets"; then
+    ninja -C "$obj" test-plugins >/dev/null || die "building QEMU's test plugins failed"
+fi
+log=$(mktemp)
+make -C "$obj" -k run-tcg-tests-riscv64-linux-user 2>&1 | tee "$log" | grep -E '^ +(TEST|RUN|BUILD)|Error|FAIL' 
+ran=$(grep -cE '^ +TEST ' "$log")
+failed=$(grep -cE '^make.*\*\*\* \[.*run-' "$log")
+echo "QEMU riscv64-linux-user TCG tests: $ran run, $failed failed"
+echo "$((ran - failed)) passed, $failed failed"
+rm -f "$log"
+[ "$failed" -eq 0 ] && [ "$ran" -gt 0 ]

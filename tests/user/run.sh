@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Builds the riscv64 user-mode test programs with Debian's cross compiler and
+# runs them under the freshly built qemu-riscv64.  Ends with "N passed, M failed".
+set -uo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+tl_load_config
+need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
+
+qemu="$BUILD_DIR/qemu/qemu-riscv64"
+[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+out="$BUILD_DIR/tests/user"
+mkdir -p "$out"
+src="$TL_REPO/tests/user"
+CFLAGS=(-O2 -Wall -Werror -static -I"$TL_REPO/include" -I"$src")
+
+pass=0 fail=0
+check() {   # check <0 if ok> <description>
+    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
+    else fail=$((fail + 1)); echo "not ok - $2"; fi
+}
+
+for c in "$src"/*.c; do
+    prog="$out/$(basename "$c" .c)"
+    if [ ! -x "$prog" ] || [ "$c" -nt "$prog" ] || [ "$src/tl_test.h" -nt "$prog" ] ||
+       [ "$TL_REPO/include/tl/tl_insn.h" -nt "$prog" ]; then
+        riscv64-linux-gnu-gcc "${CFLAGS[@]}" "$c" -o "$prog" || die "cannot compile $c"
+    fi
+done
+
+# A test program's own "N passed, M failed" line is added to the totals.
+run_prog() {   # run_prog <cpu> <program> [args...]
+    local cpu=$1; shift
+    local log rc p f
+    log=$(mktemp)
+    echo "# $(basename "$1") $* (-cpu $cpu)"
+    timeout "${RUN_TIMEOUT:-120}" "$qemu" -cpu "$cpu" "$out/$@" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 | awk '{print $1, $3}')
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+    check $(( rc != 0 || ${p:-0} == 0 )) "$(basename "$1") under -cpu $cpu exits 0 and ran tests (exit $rc)"
+    rm -f "$log"
+}
+
+run_prog rv64,xtl=on test_csr
+run_prog rv64,xtl=on test_encodings on
+run_prog rv64,xtl=off test_encodings off
+run_prog rv64,xtl=on test_faults
+# Crash fuzz: a fresh seed each run (TL_FUZZ_SEED=N repeats one); it is on the
+# command line, so the "# test_fuzz ..." line above its output shows it.
+fuzz_seed=${TL_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+RUN_TIMEOUT=600 run_prog rv64,xtl=on test_fuzz 50000 "$fuzz_seed"
+
+# The same static program with TL on and off.
+expected="TTYPE             0x800 wrote 0x00000040 read 0x00000040
+TSHAPE            0x801 wrote 0x00041010 read 0x00041010
+TMASK_LS          0x802 wrote 0x000000cc read 0x000000cc
+TMASK_CONCAT_1    0x803 wrote 0x0000000c read 0x0000000c
+TMASK_CONCAT_2    0x804 wrote 0x00000003 read 0x00000003
+TMASK_LOAD_STRIDE 0x805 wrote 0xffffff00 read 0xffffff00
+TMASK_LOAD_WIDTH  0x806 wrote 0x00000040 read 0x00000040
+TVALID            0x807 wrote 0x00020808 read 0x00020808"
+for cpu in rv64,xtl=on max; do
+    got=$(timeout 60 "$qemu" -cpu "$cpu" "$out/csr_roundtrip" 2>&1); rc=$?
+    [ "$rc" -eq 0 ] && [ "$got" = "$expected" ]
+    check $? "csr_roundtrip under -cpu $cpu writes and reads back all 8 TL CSRs (exit $rc)"
+    [ "$got" = "$expected" ] || printf '%s\n' "# got:" "$got"
+done
+for cpu in rv64,xtl=off rv64; do
+    got=$(timeout 60 "$qemu" -cpu "$cpu" "$out/csr_roundtrip" 2>/dev/null); rc=$?
+    [ "$rc" -eq 132 ] && [ -z "$got" ]
+    check $? "csr_roundtrip under -cpu $cpu dies of SIGILL at the first TL CSR access, printing nothing (exit $rc, want 132)"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
