@@ -48,15 +48,16 @@ import tlref as T  # noqa: E402
 HDR_FMT = "<8sIIIIQIIII"
 PROT_FMT = "<IIII"
 CASE_FMT = "<IIQQ8QB7B8HQQ"
-RES_FMT = "<iIQ8Q7QQ"
+RES_FMT = "<iIQ8Q7QQIiii"
 assert struct.calcsize(HDR_FMT) == 48
 assert struct.calcsize(CASE_FMT) == 128
-assert struct.calcsize(RES_FMT) == 144
+assert struct.calcsize(RES_FMT) == 160
 MAGIC = b"TLDIFF01"
 MAX_REGS = 7
 NO_POOL = 0xFFFF
 CF_T0_REL, CF_MEMCHK = 1, 2
-RF_STRAY, RF_BAD_PC = 1, 2
+CF_FRM_SHIFT, CF_NOPS_SHIFT = 8, 12     # frm (3 bits), nops before the word (2 bits)
+RF_STRAY, RF_BAD_PC, RF_GPR, RF_FRM = 1, 2, 4, 8
 HF_DUMP = 1
 
 SIGILL, SIGBUS, SIGSEGV = 4, 7, 11
@@ -399,7 +400,10 @@ class Gen:
         names = ["ttype", "tshape", "mask", "m1", "m2", "stride", "width", "tvalid"]
         out = []
         for n in names:
-            out.append(kw[n] if n in kw and kw[n] is not None else self.junk32())
+            if n in kw and kw[n] is not None:
+                out.append(self.maybe_upper(kw[n], 0.03))
+            else:
+                out.append(self.junk32())
         return out
 
     def regs_with_witnesses(self, used, ttype, styles=None, nwit=None):
@@ -545,9 +549,7 @@ class Gen:
         tshape = shape if isinstance(shape, int) else self.shape_val(shape)
         csr = self.csrs(ttype=ttype, tshape=tshape, mask=mask, stride=stride, width=width)
         # the geometry the model will use (when legal)
-        d0, d1, d2 = (tshape >> 16) & 0xFF, (tshape >> 8) & 0xFF, tshape & 0xFF
-        esz = esz_of(ttype)
-        s = d1 * d2 * esz // 8
+        d0 = (tshape >> 16) & 0xFF
         w = width & 0xFFFFFFFF
         p = T.sext(stride & 0xFFFFFFFF, 32)
         m = (mask & 0xFFFFFFFF) if tm else 0xFFFFFFFF
@@ -1055,8 +1057,19 @@ for _k, _w in RANDOM_KINDS:
     _KIND_CUM.append((_acc, _k))
 
 
+def set_env_flags(case, frm, nops):
+    """frm value set before the instruction and nops in front of it."""
+    case.flags = (case.flags & 0xFF) | (frm << CF_FRM_SHIFT) | (nops << CF_NOPS_SHIFT)
+    return case
+
+
 def random_case(seed, index, pool_by_type):
     rnd = random.Random("tl-diff:%d:%d" % (seed, index))
+    c = random_case_body(rnd, pool_by_type)
+    return set_env_flags(c, rnd.choice((0, 0, 0, 1, 2, 3, 4, 5, 7)), rnd.randrange(4))
+
+
+def random_case_body(rnd, pool_by_type):
     g = Gen(rnd, pool_by_type)
     x = rnd.randrange(_acc)
     kind = next(k for c, k in _KIND_CUM if x < c)
@@ -1106,6 +1119,8 @@ def directed_cases(pool_by_type):
 
     def add(c, note):
         c.note = note
+        n = len(cases)
+        set_env_flags(c, (n * 3) % 8, (n // 7) % 4)
         cases.append(c)
 
     for ttype in TTYPE_LIST:
@@ -1431,7 +1446,8 @@ def read_results(path, cases, dump=False):
         v = struct.unpack_from(RES_FMT, data, pos)
         pos += rs
         res = {"sig": v[0], "flags": v[1], "addr": v[2], "csr": list(v[3:11]),
-               "hash": list(v[11:18]), "mhash": v[18]}
+               "hash": list(v[11:18]), "mhash": v[18], "fflags": v[19], "si_code": v[20],
+               "probe_sig": v[21], "probe_code": v[22]}
         if dump:
             n = min(len(c.regs), MAX_REGS)
             res["regs"] = [data[pos + 1024 * k:pos + 1024 * (k + 1)] for k in range(n)]
@@ -1453,6 +1469,16 @@ def compare(case, exp, got):
                                                     SIGNAME.get(got["sig"], got["sig"])))
     elif sig == SIGSEGV and got["addr"] != addr:
         errs.append("fault address: model 0x%x, qemu 0x%x" % (addr, got["addr"]))
+    elif sig == SIGSEGV and (got["probe_sig"] != SIGSEGV or got["probe_code"] != got["si_code"]):
+        errs.append("si_code %d of the fault differs from a scalar access to the same byte "
+                    "(signal %d, si_code %d)" % (got["si_code"], got["probe_sig"],
+                                                 got["probe_code"]))
+    if got["fflags"] != 0:
+        errs.append("fflags changed to 0x%x (TL instructions raise no flags)" % got["fflags"])
+    if got["flags"] & RF_GPR:
+        errs.append("t0 or t1 changed")
+    if got["flags"] & RF_FRM:
+        errs.append("frm changed")
     if got["flags"] & RF_STRAY:
         errs.append("arena bytes outside the expected span changed")
     if got["flags"] & RF_BAD_PC:
@@ -1526,8 +1552,9 @@ def describe_case(case, env):
     if case.note:
         lines.append("  what: %s" % case.note)
     lines.append("  csrs: " + " ".join("%s=0x%x" % (n, v) for n, v in zip(CSR_SHORT, case.csr)))
-    lines.append("  t0=0x%x%s t1=0x%x" % (case.t0_abs(), " (arena+0x%x)" % case.t0
-                                          if case.flags & CF_T0_REL else "", case.t1))
+    lines.append("  t0=0x%x%s t1=0x%x frm=%d nops=%d" % (
+        case.t0_abs(), " (arena+0x%x)" % case.t0 if case.flags & CF_T0_REL else "", case.t1,
+        (case.flags >> CF_FRM_SHIFT) & 7, (case.flags >> CF_NOPS_SHIFT) & 3))
     lines.append("  regs: " + ", ".join("tl%d<-%s" % (r, "zero" if p == NO_POOL else "pool[%d]" % p)
                                         for r, p in case.regs))
     if case.span[1] > case.span[0]:
@@ -1733,9 +1760,11 @@ def main():
     for e in harness_errors:
         print("harness failure: %s" % e)
     bad = [(indices[i], cases[i], results[i][1]) for i in range(len(cases)) if results[i][1]]
-    for idx, c, errs in bad[:a.max_details]:
-        print("MISMATCH case %d (%s): %s" % (idx, kind_of(c.word), "; ".join(errs[:6])))
-        print("  replay: %s" % replay_cmd(idx))
+    for idx, c, errs in bad[:1000]:
+        print("MISMATCH case %d: 0x%08x %s: %s  [replay: %s]" % (
+            idx, c.word, T.disasm(c.word), "; ".join(errs[:4]), replay_cmd(idx)))
+    if len(bad) > 1000:
+        print("... and %d more mismatches" % (len(bad) - 1000))
     if bad and not harness_errors:
         print("=== details of the first %d mismatches (dump-mode re-run) ===" %
               min(len(bad), a.max_details))

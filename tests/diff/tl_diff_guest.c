@@ -46,9 +46,13 @@
 
 #define CF_T0_REL  1u  /* t0 is an offset from the arena start */
 #define CF_MEMCHK  2u  /* compare the whole arena with the pristine image afterwards */
+#define CF_FRM(f)  (((f) >> 8) & 7u)   /* frm value set before the instruction */
+#define CF_NOPS(f) (((f) >> 12) & 3u)  /* nops before the instruction in the trampoline */
 
 #define RF_STRAY      1u /* arena differed from pristine after the case */
-#define RF_BAD_PC     2u /* the signal was not raised by the trampoline instruction */
+#define RF_BAD_PC     2u /* the signal was not raised by the tested instruction */
+#define RF_GPR        4u /* t0 or t1 changed */
+#define RF_FRM        8u /* frm changed */
 
 #define HF_DUMP 1u
 
@@ -81,11 +85,15 @@ struct tresult {
     uint64_t csr[8];
     uint64_t reg_hash[MAX_REGS];
     uint64_t mem_hash;
+    uint32_t fflags;       /* fflags after the instruction (cleared before) */
+    int32_t si_code;       /* of the SIGSEGV/SIGBUS */
+    int32_t probe_sig;     /* scalar access to the fault address: signal ... */
+    int32_t probe_code;    /* ... and its si_code */
 };
 
 _Static_assert(sizeof(struct hdr) == 48, "hdr layout");
 _Static_assert(sizeof(struct tcase) == 128, "case layout");
-_Static_assert(sizeof(struct tresult) == 144, "result layout");
+_Static_assert(sizeof(struct tresult) == 160, "result layout");
 
 /* ---- hash (mirrored by tl_diff.py: hash_bytes) ---- */
 #define H_GOLD 0x9E3779B97F4A7C15ull
@@ -124,7 +132,7 @@ enum { PH_SETUP, PH_EXEC, PH_POST };
 static volatile int phase = PH_SETUP;
 static volatile unsigned cur_case;
 static sigjmp_buf exec_jmp;
-static volatile int trap_sig;
+static volatile int trap_sig, trap_code;
 static volatile uint64_t trap_addr, trap_pc;
 static uint32_t *tramp;
 
@@ -145,6 +153,7 @@ static void handler(int sig, siginfo_t *info, void *ucv)
         _exit(3);
     }
     trap_sig = sig;
+    trap_code = info->si_code;
     trap_addr = (uint64_t)(uintptr_t)info->si_addr;
     trap_pc = uc->uc_mcontext.__gregs[0];
     siglongjmp(exec_jmp, 1);
@@ -164,26 +173,57 @@ static void install_handlers(void)
     sigaction(SIGTRAP, &sa, NULL);
 }
 
-static uint32_t last_word;
-static int exec_word(uint32_t word, uint64_t t0, uint64_t t1)
+/*
+ * The trampoline holds NOPS nops, the word, ret: the tested instruction is not
+ * always the first of its translation block.  Returns 0 or the signal; *gpr_ok
+ * is cleared when t0 or t1 changed.
+ */
+static uint32_t last_word, last_nops = ~0u;
+static uint32_t *tested_insn;
+static int exec_word(uint32_t word, unsigned nops, uint64_t t0, uint64_t t1, int *gpr_ok)
 {
-    if (word != last_word) {
-        tramp[0] = word;
-        tramp[1] = 0x00008067; /* ret */
-        __builtin___clear_cache((char *)tramp, (char *)(tramp + 2));
+    if (word != last_word || nops != last_nops) {
+        for (unsigned k = 0; k < nops; k++) {
+            tramp[k] = 0x00000013; /* nop */
+        }
+        tramp[nops] = word;
+        tramp[nops + 1] = 0x00008067; /* ret */
+        __builtin___clear_cache((char *)tramp, (char *)(tramp + nops + 2));
         last_word = word;
+        last_nops = nops;
+        tested_insn = tramp + nops;
     }
     trap_sig = 0;
+    *gpr_ok = 1;
     phase = PH_EXEC;
     if (sigsetjmp(exec_jmp, 0) == 0) {
         register uint64_t r_t0 __asm__("t0") = t0;
         register uint64_t r_t1 __asm__("t1") = t1;
-        __asm__ volatile("jalr ra, 0(%0)"
-                         : : "r"(tramp), "r"(r_t0), "r"(r_t1)
+        __asm__ volatile("jalr ra, 0(%2)"
+                         : "+r"(r_t0), "+r"(r_t1) : "r"(tramp)
                          : "ra", "memory");
+        *gpr_ok = r_t0 == t0 && r_t1 == t1;
     }
     phase = PH_POST;
     return trap_sig;
+}
+
+/* A scalar access to ADDR (a load; for stores also a store of the byte read). */
+static void probe(uint64_t addr, int is_store, int32_t *sig, int32_t *code)
+{
+    trap_sig = 0;
+    trap_code = 0;
+    phase = PH_EXEC;
+    if (sigsetjmp(exec_jmp, 0) == 0) {
+        volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)addr;
+        uint8_t v = *p;
+        if (is_store) {
+            *p = v;
+        }
+    }
+    phase = PH_POST;
+    *sig = trap_sig;
+    *code = trap_sig ? trap_code : 0;
 }
 
 /* ---- TL register transfer (register numbers are instruction fields) ---- */
@@ -435,11 +475,31 @@ int main(int argc, char **argv)
             t0 += (uint64_t)(uintptr_t)arena;
         }
         write_case_csrs(c->csr);
-        r.sig = exec_word(c->word, t0, c->t1);
+        unsigned frm = CF_FRM(c->flags);
+        int gpr_ok;
+        __asm__ volatile("csrw frm, %0\n\tcsrw fflags, zero" : : "r"((unsigned long)frm));
+        r.sig = exec_word(c->word, CF_NOPS(c->flags), t0, c->t1, &gpr_ok);
+        unsigned long fflags, frm_after;
+        __asm__ volatile("csrr %0, fflags\n\tcsrr %1, frm" : "=r"(fflags), "=r"(frm_after));
+        r.fflags = (uint32_t)fflags;
+        if (frm_after != frm) {
+            r.flags |= RF_FRM;
+        }
+        if (!gpr_ok) {
+            r.flags |= RF_GPR;
+        }
         if (r.sig) {
+            int32_t code = trap_code;
             r.fault_addr = trap_addr;
-            if (trap_pc != (uint64_t)(uintptr_t)tramp) {
+            if (trap_pc != (uint64_t)(uintptr_t)tested_insn ||
+                (r.sig == SIGILL && trap_addr != (uint64_t)(uintptr_t)tested_insn)) {
                 r.flags |= RF_BAD_PC;
+            }
+            if (r.sig == SIGSEGV || r.sig == SIGBUS) {
+                int is_store = (c->word & 0x7f) == 0x5b && ((c->word >> 12) & 7) == 0 &&
+                               ((c->word >> 29) & 1);
+                r.si_code = code;
+                probe(r.fault_addr, is_store, &r.probe_sig, &r.probe_code);
             }
         }
         read_case_csrs(r.csr);
