@@ -12,6 +12,10 @@
 #include "exec/exec-all.h"
 #include "exec/cpu_ldst.h"
 #include "exec/helper-proto.h"
+#ifndef CONFIG_USER_ONLY
+#include "exec/memory.h"
+#include "qemu/rcu.h"
+#endif
 
 /*
  * env->pc is only exact at TB boundaries: restore the state of this
@@ -75,6 +79,43 @@ static void *xtl_ram_ptr(XtlMemAccess *m, uint64_t addr, uint32_t len,
     return flags == 0 ? host : NULL;
 }
 
+#ifndef CONFIG_USER_ONLY
+/*
+ * The TLB reports device pages as MMIO whether or not a device sits at the
+ * address, and an access to nothing only faults when it is made.  A TL
+ * access must fault before it changes anything, so ask the memory map
+ * whether a byte access is accepted there.
+ */
+static bool xtl_mmio_byte_accepted(XtlMemAccess *m, uint64_t addr, MMUAccessType type)
+{
+    CPUState *cs = env_cpu(m->env);
+    CPUTLBEntryFull *full;
+    void *host;
+    int flags = probe_access_full(m->env, adjust_addr(m->env, addr), 1, type,
+                                  m->mmu_idx, true, &host, &full, m->ra);
+    bool is_write = type == MMU_DATA_STORE;
+    hwaddr xlat, len = 1;
+    MemoryRegion *mr;
+
+    if (flags & TLB_INVALID_MASK) {
+        return false;
+    }
+    if (!(flags & TLB_MMIO)) {
+        return true;
+    }
+    RCU_READ_LOCK_GUARD();
+    mr = address_space_translate(cpu_get_address_space(cs, cpu_asidx_from_attrs(cs, full->attrs)),
+                                 full->phys_addr | (addr & ~TARGET_PAGE_MASK),
+                                 &xlat, &len, is_write, full->attrs);
+    return memory_region_access_valid(mr, xlat, 1, is_write, full->attrs);
+}
+#endif
+
+/*
+ * TL accesses are byte accesses (docs/isa.md 5.2): a chunk whose probe
+ * fails as a whole (PMP can allow only part of a page) or that is MMIO is
+ * checked byte by byte, and only a byte that cannot be accessed faults.
+ */
 static bool xtl_mem_probe(void *opaque, uint64_t addr, uint32_t len, bool is_store,
                           uint64_t *fault_addr)
 {
@@ -87,18 +128,20 @@ static bool xtl_mem_probe(void *opaque, uint64_t addr, uint32_t len, bool is_sto
         int flags = probe_access_flags(m->env, adjust_addr(m->env, addr), chunk, type,
                                        m->mmu_idx, true, &host, m->ra);
 
-        if (flags & TLB_INVALID_MASK) {
-            /* PMP can forbid part of a page: find the first byte that faults. */
+        if (flags & (TLB_INVALID_MASK | TLB_MMIO)) {
             for (uint32_t i = 0; i < chunk; i++) {
-                flags = probe_access_flags(m->env, adjust_addr(m->env, addr + i), 1,
-                                           type, m->mmu_idx, true, &host, m->ra);
-                if (flags & TLB_INVALID_MASK) {
+#ifdef CONFIG_USER_ONLY
+                bool ok = !(probe_access_flags(m->env, adjust_addr(m->env, addr + i), 1,
+                                               type, m->mmu_idx, true, &host, m->ra)
+                            & TLB_INVALID_MASK);
+#else
+                bool ok = xtl_mmio_byte_accepted(m, addr + i, type);
+#endif
+                if (!ok) {
                     *fault_addr = addr + i;
                     return false;
                 }
             }
-            *fault_addr = addr;
-            return false;
         }
         addr += chunk;
         len -= chunk;
