@@ -45,6 +45,7 @@ for p in "${patches[@]}"; do
     done
 done
 ln -s "$TL_REPO/target-riscv-tl" "$tree.new/target/riscv/xtl"
+ln -s "$TL_REPO/hw" "$tree.new/hw/riscv/tl"
 echo "$stamp_want" > "$tree.new/.tl-prepared"
 rm -rf "$tree"
 mv "$tree.new" "$tree"
