@@ -53,7 +53,7 @@ static void tl_trap_handler(int sig, siginfo_t *info, void *uc)
     siglongjmp(tl_trap_jmp, 1);
 }
 
-static void tl_trap_install(void)
+static __attribute__((unused)) void tl_trap_install(void)
 {
     struct sigaction sa;
 

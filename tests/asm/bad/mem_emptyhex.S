@@ -1,0 +1,5 @@
+# expect: bad memory operand 0x(a0)
+.include "tl/tl_asm.S"
+        .text
+        tl.load tl1, 0(a0)      # a good line first
+        tl.load tl1, 0x(a0)

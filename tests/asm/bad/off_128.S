@@ -1,0 +1,5 @@
+# expect: out of range -128..127
+.include "tl/tl_asm.S"
+        .text
+        tl.load tl1, 0(a0)      # a good line first
+        tl.load tl1, 128(a0)

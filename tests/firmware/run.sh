@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Bare-metal firmware regression suite of TL-QEMU: builds the M-mode test
+# programs in tests/firmware with riscv64-unknown-elf-gcc + picolibc, runs each
+# under qemu-system-riscv64 -M virt -bios none, and reports TAP:
+#   every "ok - ..." / "not ok - ..." line a program prints on the UART becomes
+#   "ok N - <program>: ...", plus one line per program for its exit status
+#   (the "sifive,test" finisher: 0x5555 = pass, (failed << 16) | 0x3333 = fail).
+# Ends with "N passed, M failed"; exits non-zero if anything failed.
+set -uo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+tl_load_config
+need_tool riscv64-unknown-elf-gcc gcc-riscv64-unknown-elf
+[ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] ||
+    die "picolibc for riscv64-unknown-elf is missing (apt-get install picolibc-riscv64-unknown-elf)"
+
+src="$TL_REPO/tests/firmware"
+out="$BUILD_DIR/tests/firmware"
+qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
+mkdir -p "$out"
+
+# The lead rebuilds QEMU from time to time: wait up to 2 minutes for the binary.
+for _ in $(seq 1 24); do
+    [ -x "$qemu" ] && break
+    echo "# waiting for $qemu (being rebuilt?)"
+    sleep 5
+done
+[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+
+CC=riscv64-unknown-elf-gcc
+CFLAGS=(--specs=picolibc.specs -march=rv64imac -misa-spec=2.2 -mabi=lp64 -mcmodel=medany
+        -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -ffreestanding
+        -nostartfiles -T "$src/link.ld" -I"$TL_REPO/include" -I"$src")
+
+n=0 pass=0 fail=0
+tap() {   # tap <0 if ok> <description>
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok $n - $2"
+    else fail=$((fail + 1)); echo "not ok $n - $2"; fi
+}
+
+progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem)
+declare -A built
+for p in "${progs[@]}"; do
+    if $CC "${CFLAGS[@]}" "$src/crt0.S" "$src/rt.c" "$src/$p.c" -o "$out/$p.elf" 2>"$out/$p.build.log"; then
+        built[$p]=1
+    else
+        built[$p]=0
+        sed 's/^/# /' "$out/$p.build.log"
+    fi
+done
+
+# run_fw <program> <description> <qemu args...>
+run_fw() {
+    local p=$1 desc=$2; shift 2
+    local log="$out/$p.log" rc line got_ok=0 got_fail=0
+    if [ "${built[$p]}" != 1 ]; then
+        tap 1 "$p: builds with riscv64-unknown-elf-gcc + picolibc (see $out/$p.build.log)"
+        return
+    fi
+    echo "# $p: $desc"
+    echo "# $(basename "$qemu") $* -kernel $p.elf"
+    # (in a subshell, so that a crash report of the shell lands in the log too)
+    (timeout "${FW_TIMEOUT:-60}" "$qemu" "$@" -nographic -bios none -monitor none \
+        -kernel "$out/$p.elf" </dev/null; exit $?) >"$log" 2>&1
+    rc=$?
+    while IFS= read -r line; do
+        line=${line%$'\r'}
+        case "$line" in
+            "ok - "*) got_ok=$((got_ok + 1)); tap 0 "$p: ${line#ok - }" ;;
+            "not ok - "*) got_fail=$((got_fail + 1)); tap 1 "$p: ${line#not ok - }" ;;
+            "#"*) echo "$line" ;;
+            "") ;;
+            *) echo "# uart: $line" ;;
+        esac
+    done <"$log"
+    local note="exit $rc"
+    [ "$rc" -eq 124 ] && note="exit $rc: timed out"
+    tap $(( rc != 0 || got_ok + got_fail == 0 )) \
+        "$p: QEMU ($*) exits 0 through the test finisher (PASS) after reporting checks ($((got_ok + got_fail)) reported, $note)"
+}
+
+M=(-M virt -m 128M)
+run_fw test_basic "CSR reset/WARL, uninitialized CSRs, every instruction in M/S/U, illegal encodings and states" \
+    "${M[@]}" -cpu rv64,xtl=on
+run_fw test_vm "Sv39 page faults: all-or-nothing, stval = first faulting byte, fixup and retry" \
+    "${M[@]}" -cpu rv64,xtl=on
+run_fw test_pmp "PMP access faults (TOR/NAPOT, not page-aligned), PMA fault at the end of RAM" \
+    "${M[@]}" -cpu rv64,xtl=on
+run_fw test_mmio "TL accesses to the UART: byte by byte, slice order, all-or-nothing" \
+    "${M[@]}" -cpu rv64,xtl=on
+if [ "${built[test_mmio]}" = 1 ]; then
+    tr -d '\r' <"$out/test_mmio.log" | grep -qxF 'TL-MMIO tl.store -> THR ok'
+    tap $? "test_mmio: the UART printed the line \"TL-MMIO tl.store -> THR ok\" written by one tl.store of 27 one-byte slices to THR (P = 0), in slice order"
+fi
+run_fw test_stateen "Smstateen C bit: S/U illegal-instruction, VS/VU virtual-instruction" \
+    "${M[@]}" -cpu rv64,xtl=on,smstateen=true,h=true
+run_fw test_off "xtl=off: CUSTOM-2 and TL CSRs illegal" \
+    "${M[@]}" -cpu rv64,xtl=off
+if "$qemu" -M virt,help 2>/dev/null | grep -q 'tl-l1m-size'; then
+    run_fw test_lmem "L1M/L0M local memories" \
+        -M virt,tl-l1m-size=256K,tl-l0m-size=256K -m 128M -cpu rv64,xtl=on
+else
+    echo "# skipped test_lmem (L1M/L0M): this qemu-system-riscv64 has no virt machine property tl-l1m-size (not counted as a pass)"
+fi
+
+echo "1..$n"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
