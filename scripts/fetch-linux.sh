@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Obtains a riscv64 Linux kernel and a static busybox from Debian 13 (trixie)'s
+# riscv64 binary packages and prints two lines:
+#     KERNEL=<path of the kernel image (vmlinux-*, an Image with a PE header)>
+#     BUSYBOX=<path of the static riscv64 busybox>
+# The packages are fetched with a private apt configuration for the riscv64
+# architecture under $CACHE_DIR/apt-riscv64 (the machine's /etc/apt and its
+# dpkg architecture list are never changed) and unpacked under
+# $CACHE_DIR/linux-riscv64; once unpacked, nothing is downloaded again.
+#
+# Overrides: TL_LINUX_KERNEL=FILE and TL_BUSYBOX=FILE use your own files;
+# TL_KERNEL_PACKAGE=NAME picks another linux-image-* package.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tl_load_config
+
+rv_apt_dir() { printf '%s/apt-riscv64' "$CACHE_DIR"; }
+
+rv_apt_opts() {
+    local d
+    d=$(rv_apt_dir)
+    printf '%s\n' \
+        -o "APT::Architecture=riscv64" \
+        -o "APT::Architectures=riscv64" \
+        -o "Dir::Etc::SourceList=$d/sources.list" \
+        -o "Dir::Etc::SourceParts=$d/sources.list.d" \
+        -o "Dir::Etc::Preferences=$d/preferences" \
+        -o "Dir::Etc::PreferencesParts=$d/preferences.d" \
+        -o "Dir::State::Lists=$d/lists" \
+        -o "Dir::State::status=$d/status" \
+        -o "Dir::Cache=$d/cache" \
+        -o "Acquire::Languages=none" \
+        -o "Debug::NoLocking=1" \
+        -o "APT::Sandbox::User=root"
+}
+
+# Sets up the private riscv64 apt tree; refreshes its lists at most once a day.
+rv_apt_update() {
+    local d mirror keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+    d=$(rv_apt_dir)
+    mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+    need_tool apt-get apt
+    [ -f "$keyring" ] || die "Debian archive keyring missing; run: apt-get install debian-archive-keyring"
+    mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources.list.d" "$d/preferences.d"
+    touch "$d/status"
+    printf 'deb [arch=riscv64 signed-by=%s] %s trixie main\n' "$keyring" "$mirror" > "$d/sources.list.new"
+    if ! cmp -s "$d/sources.list.new" "$d/sources.list" 2>/dev/null; then
+        mv "$d/sources.list.new" "$d/sources.list"
+        rm -f "$d/updated.stamp"
+    else
+        rm -f "$d/sources.list.new"
+    fi
+    if [ -n "$(find "$d/updated.stamp" -mmin -1440 2>/dev/null)" ]; then
+        return 0
+    fi
+    log "refreshing the private riscv64 apt lists in $d (Debian trixie, riscv64)"
+    # shellcheck disable=SC2046
+    # apt-get update exits 0 when an index cannot be fetched (it only warns).
+    if ! apt-get $(rv_apt_opts) -q update >"$d/update.log" 2>&1 ||
+       grep -qE '^(E:|W: Failed to fetch|W: Some index files failed)' "$d/update.log"; then
+        die "apt-get update for Debian trixie riscv64 failed (see $d/update.log); check network access to $mirror (or set DEBIAN_MIRROR, or TL_LINUX_KERNEL=FILE and TL_BUSYBOX=FILE)"
+    fi
+    touch "$d/updated.stamp"
+}
+
+# Downloads package $1 into $2 (a directory); prints the .deb path.
+rv_download() {
+    local pkg=$1 dir=$2 deb
+    mkdir -p "$dir"
+    log "downloading $pkg (riscv64, trixie)"
+    # shellcheck disable=SC2046
+    (cd "$dir" && apt-get $(rv_apt_opts) -q download "$pkg" >"$dir/download-$pkg.log" 2>&1) ||
+        die "could not download the riscv64 package '$pkg' (see $dir/download-$pkg.log); check network access to the Debian mirror, then rerun"
+    deb=$(ls -t "$dir/${pkg}"_*_riscv64.deb 2>/dev/null | head -n 1 || true)
+    [ -n "$deb" ] || die "apt-get download '$pkg' produced no .deb in $dir (see $dir/download-$pkg.log); delete $(rv_apt_dir) and rerun"
+    printf '%s\n' "$deb"
+}
+
+# Extracts the files matching the tar patterns $3... of .deb $1 into $2.
+extract() {
+    local deb=$1 dest=$2; shift 2
+    rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
+    # dpkg-deb -x would unpack ~500 MB of modules we do not need; take /boot etc. only.
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dest.tmp" --wildcards "$@" ||
+        die "could not unpack $deb; it is corrupt: delete $(dirname "$deb") and rerun"
+    rm -rf "$dest" && mv "$dest.tmp" "$dest"
+}
+
+root="$CACHE_DIR/linux-riscv64"
+debs="$root/debs"
+
+# ---- kernel ----
+if [ -n "${TL_LINUX_KERNEL:-}" ]; then
+    [ -f "$TL_LINUX_KERNEL" ] || die "TL_LINUX_KERNEL='$TL_LINUX_KERNEL' does not exist"
+    kernel=$(cd "$(dirname "$TL_LINUX_KERNEL")" && pwd)/$(basename "$TL_LINUX_KERNEL")
+else
+    kernel=$(ls "$root"/kernel/boot/vmlinu[xz]-* 2>/dev/null | sort -V | tail -n 1 || true)
+    if [ -z "$kernel" ] || [ ! -f "$root/kernel.stamp" ]; then
+        need_tool dpkg-deb dpkg
+        rv_apt_update
+        pkg=${TL_KERNEL_PACKAGE:-}
+        if [ -z "$pkg" ]; then
+            # linux-image-riscv64 is a metapackage: Depends: linux-image-6.x.y+debNN-riscv64
+            # shellcheck disable=SC2046
+            pkg=$(apt-cache $(rv_apt_opts) depends linux-image-riscv64 2>/dev/null |
+                  sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[0-9][^ ]*-riscv64\)$/\1/p' | head -n 1 || true)
+            [ -n "$pkg" ] ||
+                die "Debian trixie (riscv64) has no linux-image-riscv64 depending on a linux-image-6.x package; set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 or TL_LINUX_KERNEL=FILE"
+        fi
+        # shellcheck disable=SC2046
+        apt-cache $(rv_apt_opts) show "$pkg" >/dev/null 2>&1 ||
+            die "the kernel package '$pkg' is not in Debian trixie (riscv64); set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 to a kernel package of Debian trixie riscv64, or TL_LINUX_KERNEL=FILE"
+        deb=$(rv_download "$pkg" "$debs")
+        log "unpacking the kernel image from $(basename "$deb")"
+        extract "$deb" "$root/kernel" './boot/*'
+        kernel=$(ls "$root"/kernel/boot/vmlinu[xz]-* 2>/dev/null | sort -V | tail -n 1 || true)
+        [ -n "$kernel" ] || die "$(basename "$deb") holds no /boot/vmlinux-*; set TL_LINUX_KERNEL=FILE to a riscv64 Image"
+        rm -f "$deb"       # 100+ MB, and the unpacked kernel is all we use
+        touch "$root/kernel.stamp"
+    fi
+fi
+
+# ---- busybox ----
+if [ -n "${TL_BUSYBOX:-}" ]; then
+    [ -f "$TL_BUSYBOX" ] || die "TL_BUSYBOX='$TL_BUSYBOX' does not exist"
+    busybox=$(cd "$(dirname "$TL_BUSYBOX")" && pwd)/$(basename "$TL_BUSYBOX")
+else
+    busybox="$root/busybox/usr/bin/busybox"
+    if [ ! -f "$busybox" ] || [ ! -f "$root/busybox.stamp" ]; then
+        need_tool dpkg-deb dpkg
+        rv_apt_update
+        deb=$(rv_download busybox-static "$debs")
+        log "unpacking busybox from $(basename "$deb")"
+        extract "$deb" "$root/busybox" './*bin/busybox'
+        [ -f "$busybox" ] || busybox="$root/busybox/bin/busybox"
+        [ -f "$busybox" ] || die "$(basename "$deb") holds no busybox binary; set TL_BUSYBOX=FILE to a static riscv64 busybox"
+        touch "$root/busybox.stamp"
+    fi
+fi
+
+printf 'KERNEL=%s\nBUSYBOX=%s\n' "$kernel" "$busybox"
