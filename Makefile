@@ -1,10 +1,12 @@
 # TL-QEMU top-level targets.  See README.md.
 #   make check   install what is missing, fetch + patch + build QEMU, run every test
-#   make demo    boot Linux with xtl and run a TL program (issue: full-system)
+#   make demo    boot Linux with xtl and run a verified TL workload in user space
+#   make bench   performance figures (not part of make check)
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
 SHELL := /bin/bash
+CHECK_GROUPS := scripts unit reference user diff asm firmware system linux tcg
 .DEFAULT_GOAL := qemu
-.PHONY: qemu deps host check check-scripts check-unit check-reference check-user check-system check-tcg clean distclean
+.PHONY: qemu deps host demo bench check $(CHECK_GROUPS:%=check-%) clean distclean
 
 config.mk:
 	./configure
@@ -18,11 +20,17 @@ qemu: config.mk deps
 host: config.mk deps
 	scripts/build-host.sh
 
+demo: config.mk deps
+	scripts/demo.sh
+
+bench: config.mk deps
+	scripts/bench.sh
+
 check: config.mk deps
 	scripts/check.sh
 
-# Single test groups (each assumes 'make qemu' / 'make host' as needed).
-check-scripts check-unit check-reference check-user check-system check-tcg: config.mk
+# Single test groups: make check-GROUP (builds what the group needs).
+$(CHECK_GROUPS:%=check-%): config.mk
 	scripts/check.sh $(@:check-%=%)
 
 clean:

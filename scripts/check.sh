@@ -1,80 +1,95 @@
 #!/usr/bin/env bash
 # Runs TL-QEMU's test groups (all by default, or those named) and ends with
-# one summary line "N passed, M failed".  Each group prints what it checks.
+# one summary line "check: N passed, M failed".  Every group prints what it
+# checks; a group that runs nothing or whose runner fails counts as failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 
-all_groups=(scripts unit reference user system tcg)
+all_groups=(scripts unit reference user diff asm firmware system linux tcg)
+
+# The test scripts of each group (paths relative to the repository).
+group_scripts() {
+    case "$1" in
+        scripts) echo tests/host/test_bad_input.sh ;;
+        reference) echo tests/reference/test_tlref.py ;;
+        user) echo tests/user/run.sh ;;
+        diff) echo tests/diff/run.sh ;;
+        asm) echo tests/asm/run.sh ;;
+        firmware) echo tests/firmware/run.sh ;;
+        system) echo tests/system/test_dtb.sh tests/system/test_local_mem.sh \
+                     tests/system/test_gdb.sh tests/system/test_migration.sh ;;
+        linux) echo tests/linux/run.sh ;;
+        tcg) echo tests/run-qemu-tcg-tests.sh ;;
+        *) return 1 ;;
+    esac
+}
+
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=("${all_groups[@]}")
+for g in "${groups[@]}"; do
+    [ "$g" = unit ] || group_scripts "$g" >/dev/null ||
+        die "unknown test group '$g' (groups: ${all_groups[*]})"
+done
 
 logdir="$BUILD_DIR/test-logs"
 mkdir -p "$logdir"
 total_pass=0 total_fail=0
 summary=()
 
-# Adds a group's counts; a group that ran nothing or crashed counts as a failure.
-record() {
-    local group=$1 pass=$2 fail=$3 rc=$4
-    if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
-        fail=1   # the runner itself failed: never report that as a pass
-    fi
-    if [ "$pass" -eq 0 ] && [ "$fail" -eq 0 ]; then
-        fail=1
-        echo "check: group '$group' ran no test" >&2
-    fi
-    total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail))
-    summary+=("$(printf '%-10s %5d passed, %d failed' "$group" "$pass" "$fail")")
-}
-
-# Counts from the last "N passed, M failed" line of a log.
+# Counts from the last "N passed, M failed" line of a file: "N M".
 counts_from_log() {
     grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1 | awk '{print $1, $3}'
 }
 
-run_group() {
-    local group=$1 log="$logdir/$1.log" rc pass=0 fail=0
-    echo "=== $group ==="
-    case "$group" in
-    scripts)
-        "$TL_REPO/tests/host/test_bad_input.sh" 2>&1 | tee "$log"
-        rc=${PIPESTATUS[0]}
-        read -r pass fail < <(counts_from_log "$log")
-        ;;
-    unit)
-        "$TL_REPO/scripts/build-host.sh" && \
-        "$BUILD_DIR/host/tests/unit/tl-core-unit-tests" 2>&1 | tee "$log"
-        rc=${PIPESTATUS[0]}
-        pass=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
-        fail=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
-        ;;
-    reference)
-        /usr/bin/python3 "$TL_REPO/tests/reference/test_tlref.py" 2>&1 | tee "$log"
-        rc=${PIPESTATUS[0]}
-        read -r pass fail < <(counts_from_log "$log")
-        ;;
-    user)
-        "$TL_REPO/scripts/build-qemu.sh" && \
-        "$TL_REPO/tests/user/run.sh" 2>&1 | tee "$log"
-        rc=${PIPESTATUS[0]}
-        read -r pass fail < <(counts_from_log "$log")
-        ;;
-    system)
-        "$TL_REPO/scripts/build-qemu.sh" && \
-        "$TL_REPO/tests/system/test_dtb.sh" 2>&1 | tee "$log"
-        rc=${PIPESTATUS[0]}
-        read -r pass fail < <(counts_from_log "$log")
-        ;;
-    tcg)
-        "$TL_REPO/scripts/build-qemu.sh" && \
-        "$TL_REPO/tests/run-qemu-tcg-tests.sh" 2>&1 | tee "$log"
-        rc=${PIPESTATUS[0]}
-        read -r pass fail < <(counts_from_log "$log")
-        ;;
-    *) die "unknown test group '$group' (groups: ${all_groups[*]})" ;;
+# Runs one test script, appending to the group log and adding to pass/fail.
+run_script() {
+    local log=$1 script=$2 part r p f
+    part="$log.part"
+    echo "# $script"
+    case "$script" in
+        *.py) /usr/bin/python3 "$TL_REPO/$script" 2>&1 | tee "$part"; r=${PIPESTATUS[0]} ;;
+        *) "$TL_REPO/$script" 2>&1 | tee "$part"; r=${PIPESTATUS[0]} ;;
     esac
-    record "$group" "${pass:-0}" "${fail:-0}" "$rc"
+    cat "$part" >> "$log"
+    read -r p f < <(counts_from_log "$part")
+    rm -f "$part"
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+    if [ "$r" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
+        fail=$((fail + 1))
+        echo "check: $script exited with status $r without reporting a failed test"
+    fi
+    if [ "${p:-0}" -eq 0 ] && [ "${f:-0}" -eq 0 ]; then
+        fail=$((fail + 1))
+        echo "check: $script ran no test"
+    fi
+}
+
+run_group() {
+    local group=$1 log="$logdir/$1.log" pass=0 fail=0
+    echo "=== $group ==="
+    : > "$log"
+    case "$group" in
+        scripts|reference) ;;
+        unit) "$TL_REPO/scripts/build-host.sh" || fail=$((fail + 1)) ;;
+        *) "$TL_REPO/scripts/build-qemu.sh" || fail=$((fail + 1)) ;;
+    esac
+    if [ "$group" = unit ]; then
+        "$BUILD_DIR/host/tests/unit/tl-core-unit-tests" 2>&1 | tee "$log"
+        local r=${PIPESTATUS[0]} p f
+        p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+        f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+        pass=${p:-0}; fail=$((fail + ${f:-0}))
+        if [ "$r" -ne 0 ] && [ "${f:-0}" -eq 0 ] || [ "$pass" -eq 0 ]; then
+            fail=$((fail + 1))
+        fi
+    else
+        for script in $(group_scripts "$group"); do
+            run_script "$log" "$script"
+        done
+    fi
+    total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail))
+    summary+=("$(printf '%-10s %6d passed, %d failed' "$group" "$pass" "$fail")")
 }
 
 for g in "${groups[@]}"; do

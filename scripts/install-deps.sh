@@ -13,8 +13,10 @@ packages=(
     googletest libgtest-dev python3-numpy
     # riscv64 Linux user-mode test programs
     gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross
-    # qemu-system-riscv64 checks
-    device-tree-compiler
+    # qemu-system-riscv64 checks: device trees, bare-metal firmware, OpenSBI,
+    # gdb against the gdbstub, initramfs for the Linux demo
+    device-tree-compiler gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+    opensbi gdb-multiarch cpio
 )
 
 missing=()
