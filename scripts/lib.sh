@@ -78,7 +78,10 @@ SRC
     fi
     log "refreshing private apt lists in $d (trixie sources, bookworm-backports)"
     # shellcheck disable=SC2046
-    apt-get $(private_apt_opts) -q update >"$d/update.log" 2>&1 ||
+    # apt-get update exits 0 even when an index could not be fetched.
+    if ! apt-get $(private_apt_opts) -q update >"$d/update.log" 2>&1 ||
+       grep -qE '^(Err:|E:|W: Failed to fetch)' "$d/update.log"; then
         die "apt-get update with the private configuration failed (see $d/update.log); check network access to $mirror"
+    fi
     touch "$d/updated.stamp"
 }

@@ -52,6 +52,33 @@ run_prog rv64,xtl=on test_signals
 fuzz_seed=${TL_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 RUN_TIMEOUT=600 run_prog rv64,xtl=on test_fuzz 50000 "$fuzz_seed"
 
+# -d guest_errors names the reason of each illegal-instruction trap, in order.
+log="$out/guest_errors.log"
+rm -f "$log"
+run_prog rv64,xtl=on test_guest_errors
+timeout 60 "$qemu" -cpu rv64,xtl=on -d guest_errors -D "$log" "$out/test_guest_errors" >/dev/null 2>&1
+reasons=(
+    "tl.load .* tshape has not been written since reset"
+    "tl.addi .* ttype does not select exactly one valid element type"
+    "tl.load .* D0 above 32"
+    "tl.load .* block over 1024 bytes"
+    "tl.load .* tmask_load_width is zero or larger than the slice size"
+    "tl.mload .* tmask_ls has not been written since reset"
+    "tl.concat.0 .* tmask_concat_1 has not been written since reset"
+    "tl.concat.0 .* select more slices than the dimension holds"
+    "tl.xpose .* do not describe exactly 2048 bytes"
+    "tl.xpose .* contain a zero"
+    "tl.xpose .* D0 is odd"
+    "tl.xpose .* same register for both tensor halves"
+    "tl.fillpad.zero .* tvalid has not been written since reset"
+    "tl.fillpad.zero .* tvalid"
+)
+for i in "${!reasons[@]}"; do
+    line=$(grep '^xtl: ' "$log" 2>/dev/null | sed -n "$((i + 1))p")
+    [[ "$line" =~ ${reasons[$i]} ]] && [[ "$line" == *" at pc 0x"* ]]
+    check $? "-d guest_errors trap $((i + 1)) logs '${reasons[$i]}' with its pc: $line"
+done
+
 # The same static program with TL on and off.
 expected="TTYPE             0x800 wrote 0x00000040 read 0x00000040
 TSHAPE            0x801 wrote 0x00041010 read 0x00041010
