@@ -11,7 +11,8 @@ if [ ! -f "$obj/build.ninja" ]; then
         die "meson setup of the host build failed (log: $BUILD_DIR/host-setup.log); run 'make deps'"
     }
 fi
-ninja -C "$obj" >"$BUILD_DIR/host-build.log" 2>&1 || {
+# meson compile, not ninja: regeneration must find the unpacked meson.
+"$meson" compile -C "$obj" >"$BUILD_DIR/host-build.log" 2>&1 || {
     grep -E 'error' "$BUILD_DIR/host-build.log" | head -n 20 >&2
     die "the host build failed (log: $BUILD_DIR/host-build.log)"
 }

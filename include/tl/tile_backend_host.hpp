@@ -1,0 +1,137 @@
+/*
+ * Host backend of the TL tile API (include/tl/tile.hpp): the TL state of one
+ * simulated hart lives in a thread_local tl_state, and every operation calls
+ * the QEMU-independent semantic core (target-riscv-tl/core/tl_core.h), the
+ * same code QEMU executes.  Memory is the host's: a GlobalTensor pointer is
+ * passed to the core as an address and accessed with memcpy.  Link with
+ * tl_core (meson: tl_core_dep).  Only included by tile.hpp.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef TL_TILE_BACKEND_HOST_HPP
+#define TL_TILE_BACKEND_HOST_HPP
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "tl_core.h"
+
+namespace tl {
+namespace backend {
+
+inline const char *name() { return "host"; }
+
+namespace detail {
+
+struct HostHart {
+    tl_state state;
+    HostHart() { tl_state_reset(&state); }
+};
+
+inline bool mem_probe(void *, uint64_t, uint32_t, bool, uint64_t *) { return true; }
+inline void mem_read(void *, uint64_t addr, void *dst, uint32_t len)
+{
+    std::memcpy(dst, reinterpret_cast<const void *>(static_cast<uintptr_t>(addr)), len);
+}
+inline void mem_write(void *, uint64_t addr, const void *src, uint32_t len)
+{
+    std::memcpy(reinterpret_cast<void *>(static_cast<uintptr_t>(addr)), src, len);
+}
+
+inline const tl_mem_if *host_memory()
+{
+    static const tl_mem_if mem = {nullptr, mem_probe, mem_read, mem_write};
+    return &mem;
+}
+
+/* What the riscv64 backend gets as SIGILL: a message and abort(). */
+[[noreturn]] inline void trap(const char *insn, tl_status st)
+{
+    std::fprintf(stderr, "tl host backend: %s raised illegal-instruction: %s\n", insn,
+                 tl_status_message(st));
+    std::fflush(stderr);
+    std::abort();
+}
+
+inline void check(const char *insn, tl_status st)
+{
+    if (st != TL_OK) {
+        trap(insn, st);
+    }
+}
+
+} // namespace detail
+
+/*
+ * The simulated hart of the calling thread.  Exposed for debugging kernels on
+ * the host (e.g. printing a register in a debugger); portable code uses
+ * tl::read_register / tl::write_register instead.
+ */
+inline tl_state &state()
+{
+    static thread_local detail::HostHart hart;
+    return hart.state;
+}
+
+template <unsigned Csr>
+inline void csr_write(uint32_t value)
+{
+    static_assert(Csr >= TL_CSR_ADDR_BASE && Csr < TL_CSR_ADDR_BASE + TL_CSR_COUNT, "not a TL CSR");
+    tl_csr_write(&state(), Csr - TL_CSR_ADDR_BASE, value);
+}
+
+template <unsigned Csr>
+inline uint32_t csr_read()
+{
+    static_assert(Csr >= TL_CSR_ADDR_BASE && Csr < TL_CSR_ADDR_BASE + TL_CSR_COUNT, "not a TL CSR");
+    return tl_csr_read(&state(), Csr - TL_CSR_ADDR_BASE);
+}
+
+template <unsigned Reg, bool Masked>
+inline void load(const void *base)
+{
+    uint64_t fault = 0;
+    detail::check(Masked ? "tl.mload" : "tl.load",
+                  tl_exec_load(&state(), Reg, Masked, 0, reinterpret_cast<uintptr_t>(base),
+                               UINT64_MAX, detail::host_memory(), &fault));
+}
+
+template <unsigned Reg, bool Masked>
+inline void store(void *base)
+{
+    uint64_t fault = 0;
+    detail::check(Masked ? "tl.mstore" : "tl.store",
+                  tl_exec_store(&state(), Reg, Masked, 0, reinterpret_cast<uintptr_t>(base),
+                                UINT64_MAX, detail::host_memory(), &fault));
+}
+
+template <unsigned Dim, unsigned Rd, unsigned Rs1, unsigned Rs2>
+inline void concat() { detail::check("tl.concat", tl_exec_concat(&state(), Dim, Rd, Rs1, Rs2)); }
+
+template <unsigned Dim, unsigned Rd, unsigned Rs1, unsigned Rs2>
+inline void merge() { detail::check("tl.merge", tl_exec_merge(&state(), Dim, Rd, Rs1, Rs2)); }
+
+template <unsigned A, unsigned B, unsigned R1, unsigned R2>
+inline void xpose(uint32_t dims)
+{
+    detail::check("tl.xpose", tl_exec_xpose(&state(), A, B, R1, R2, dims));
+}
+
+template <unsigned Rd, unsigned Rs, int Imm>
+inline void addi() { detail::check("tl.addi", tl_exec_addi(&state(), Rd, Rs, Imm)); }
+
+template <unsigned Rd, unsigned Rs>
+inline void muls(uint64_t scalar) { detail::check("tl.muls", tl_exec_muls(&state(), Rd, Rs, scalar)); }
+
+template <unsigned Pad, unsigned Rd, unsigned Rs>
+inline void fillpad()
+{
+    detail::check("tl.fillpad", tl_exec_fillpad(&state(), static_cast<tl_pad_kind>(Pad), Rd, Rs));
+}
+
+} // namespace backend
+} // namespace tl
+
+#endif /* TL_TILE_BACKEND_HOST_HPP */

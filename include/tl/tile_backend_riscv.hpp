@@ -1,0 +1,76 @@
+/*
+ * riscv64 backend of the TL tile API (include/tl/tile.hpp): every operation
+ * becomes CSR writes (csrw) and one TL instruction word emitted with `.insn`
+ * through the macros of tl_insn.h.  Only included by tile.hpp.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef TL_TILE_BACKEND_RISCV_HPP
+#define TL_TILE_BACKEND_RISCV_HPP
+
+#include <cstdint>
+
+#include "tl_insn.h"
+
+namespace tl {
+namespace backend {
+
+inline const char *name() { return "riscv64"; }
+
+/* csrw CSR, value.  Csr is the CSR address (0x800 ... 0x807). */
+template <unsigned Csr>
+inline void csr_write(uint32_t value)
+{
+    __asm__ volatile("csrw %0, %1" : : "i"(Csr), "r"((unsigned long)value) : "memory");
+}
+
+template <unsigned Csr>
+inline uint32_t csr_read()
+{
+    unsigned long v;
+    __asm__ volatile("csrr %0, %1" : "=r"(v) : "i"(Csr) : "memory");
+    return (uint32_t)v;
+}
+
+template <unsigned Reg, bool Masked>
+inline void load(const void *base)
+{
+    if (Masked) {
+        tl_mload(Reg, 0, base);
+    } else {
+        tl_load(Reg, 0, base);
+    }
+}
+
+template <unsigned Reg, bool Masked>
+inline void store(void *base)
+{
+    if (Masked) {
+        tl_mstore(Reg, 0, base);
+    } else {
+        tl_store(Reg, 0, base);
+    }
+}
+
+template <unsigned Dim, unsigned Rd, unsigned Rs1, unsigned Rs2>
+inline void concat() { tl_concat(Dim, Rd, Rs1, Rs2); }
+
+template <unsigned Dim, unsigned Rd, unsigned Rs1, unsigned Rs2>
+inline void merge() { tl_merge(Dim, Rd, Rs1, Rs2); }
+
+template <unsigned A, unsigned B, unsigned R1, unsigned R2>
+inline void xpose(uint32_t dims) { tl_xpose(A, B, R1, R2, dims); }
+
+template <unsigned Rd, unsigned Rs, int Imm>
+inline void addi() { tl_addi(Rd, Rs, Imm); }
+
+template <unsigned Rd, unsigned Rs>
+inline void muls(uint64_t scalar) { tl_muls(Rd, Rs, scalar); }
+
+template <unsigned Pad, unsigned Rd, unsigned Rs>
+inline void fillpad() { tl_fillpad(Pad, Rd, Rs); }
+
+} // namespace backend
+} // namespace tl
+
+#endif /* TL_TILE_BACKEND_RISCV_HPP */

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Tests of the C++ tile API (include/tl/tile.hpp) and the kernels (kernels/):
+#  - builds the tests and the programming guide's examples (docs/examples/)
+#    for the host backend (Meson, in $BUILD_DIR/host, linking the semantic
+#    core) and for riscv64 (riscv64-linux-gnu-g++ -O2 -static, in
+#    $BUILD_DIR/tests/api), run under qemu-riscv64 -cpu rv64,xtl=on;
+#  - runs both, adds up their "N passed, M failed" lines, and checks that the
+#    two backends produce byte-identical outputs (--dump files, example output);
+#  - checks that API misuse is a compile error (compile_fail/*.cpp, each with
+#    an "// expect: MESSAGE" line) or a run-time check failure (test_misuse).
+# Ends with "N passed, M failed".  TL_API_SEED=N changes the random inputs.
+set -uo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+tl_load_config
+need_tool g++ g++
+need_tool python3 python3
+need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
+
+src="$TL_REPO/tests/api"
+qemu="$BUILD_DIR/qemu/qemu-riscv64"
+[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+out="$BUILD_DIR/tests/api"
+host="$BUILD_DIR/host"
+mkdir -p "$out"
+seed=${TL_API_SEED:-12345}
+examples=()   # every docs/examples/*.cpp (each needs a tl-example-NAME target in tests/api/meson.build)
+for f in "$TL_REPO"/docs/examples/*.cpp; do examples+=("$(basename "$f" .cpp)"); done
+
+pass=0 fail=0
+check() {   # check <0 if ok> <description>
+    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
+    else fail=$((fail + 1)); echo "not ok - $2"; fi
+}
+
+# ---- host build (Meson) ----
+meson=$("$TL_REPO/scripts/get-meson.sh")
+if [ ! -f "$host/build.ninja" ]; then
+    "$meson" setup "$host" "$TL_REPO" >"$BUILD_DIR/host-setup.log" 2>&1 || {
+        tail -n 15 "$BUILD_DIR/host-setup.log" >&2
+        die "meson setup of the host build failed (log: $BUILD_DIR/host-setup.log); run 'make deps'"
+    }
+fi
+# 'meson compile' (not plain ninja: meson runs from a PYTHONPATH wrapper) so that
+# a changed meson.build regenerates; the whole host build, as targets named
+# here would be looked up before the regeneration.
+"$meson" compile -C "$host" >"$out/host-build.log" 2>&1
+check $? "host backend: meson builds the API tests and the examples (log: $out/host-build.log)"
+grep -E 'warning|error' "$out/host-build.log" | head -n 20
+
+# ---- riscv64 build ----
+RVFLAGS=(-std=c++17 -O2 -static -Wall -Wextra -Werror -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src")
+deps=("$TL_REPO"/include/tl/* "$TL_REPO"/kernels/*.hpp "$src"/*.hpp)
+stale() {   # stale <binary> <sources...>: true when the binary is older than a source or header
+    local bin=$1 f; shift
+    [ -x "$bin" ] || return 0
+    for f in "$@" "${deps[@]}"; do [ "$f" -nt "$bin" ] && return 0; done
+    return 1
+}
+rv_build() {   # rv_build <name> <source> [flags...]
+    local name=$1 cpp=$2; shift 2
+    if stale "$out/$name" "$cpp"; then
+        rm -f "$out/$name"
+        riscv64-linux-gnu-g++ "${RVFLAGS[@]}" "$@" "$cpp" -o "$out/$name.tmp" >"$out/$name.log" 2>&1 &&
+            mv "$out/$name.tmp" "$out/$name"
+    fi
+}
+rv_jobs=()
+rv_build test_ops "$src/test_ops.cpp" & rv_jobs+=("$!:test_ops")
+rv_build test_kernels "$src/test_kernels.cpp" & rv_jobs+=("$!:test_kernels")
+rv_build test_misuse "$src/test_misuse.cpp" & rv_jobs+=("$!:test_misuse")
+rv_build test_misuse_nocheck "$src/test_misuse.cpp" -DTL_API_NO_CHECKS & rv_jobs+=("$!:test_misuse_nocheck")
+for e in "${examples[@]}"; do
+    rv_build "example_$e" "$TL_REPO/docs/examples/$e.cpp" & rv_jobs+=("$!:example_$e")
+done
+for j in "${rv_jobs[@]}"; do
+    wait "${j%%:*}"
+    check $? "riscv64: riscv64-linux-gnu-g++ -O2 -static builds ${j#*:}"
+    [ -s "$out/${j#*:}.log" ] && head -n 20 "$out/${j#*:}.log"
+done
+
+# ---- compile-time checks ----
+for f in "$src"/compile_fail/*.cpp; do
+    expect=$(sed -n 's#^// expect: ##p' "$f" | head -n 1)
+    for cxx in g++ riscv64-linux-gnu-g++; do
+        msg=$("$cxx" -std=c++17 -fsyntax-only -I"$TL_REPO/include" -I"$TL_REPO/target-riscv-tl/core" "$f" 2>&1)
+        rc=$?
+        [ "$rc" -ne 0 ] && grep -qF -- "$expect" <<<"$msg"
+        check $? "compile error with $cxx: $(basename "$f" .cpp) says '$expect'"
+    done
+done
+
+# ---- run the tests on both backends ----
+run_counted() {   # run_counted <label> <command...>: adds the program's own counts
+    local label=$1; shift
+    local log rc p f
+    log=$(mktemp)
+    echo "# $label: $*"
+    timeout "${RUN_TIMEOUT:-600}" "$@" >"$log" 2>&1
+    rc=$?
+    grep -v '^ok ' "$log"   # failures and comments; passing lines are in the dump logs
+    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 | awk '{print $1, $3}')
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+    check $(( rc != 0 || ${p:-0} == 0 )) "$label exits 0 and ran tests (exit $rc, ${p:-0} passed)"
+    cp "$log" "$out/$(tr ' /' '__' <<<"$label").log"
+    rm -f "$log"
+}
+for t in ops kernels; do
+    run_counted "test_$t host" "$host/tests/api/tl-api-$t" --seed "$seed" --dump "$out/test_$t.host.bin"
+    run_counted "test_$t riscv64" "$qemu" -cpu rv64,xtl=on "$out/test_$t" --seed "$seed" --dump "$out/test_$t.riscv64.bin"
+    cmp -s "$out/test_$t.host.bin" "$out/test_$t.riscv64.bin"
+    check $? "test_$t: host and riscv64 outputs are byte-identical ($(stat -c %s "$out/test_$t.host.bin" 2>/dev/null || echo 0) bytes)"
+done
+
+# ---- the guide's examples ----
+for e in "${examples[@]}"; do
+    h=$("$host/tests/api/tl-example-$e" 2>&1); hrc=$?
+    r=$(timeout 120 "$qemu" -cpu rv64,xtl=on "$out/example_$e" 2>&1); rrc=$?
+    check $(( hrc != 0 )) "example $e runs on the host backend (exit $hrc)"
+    check $(( rrc != 0 )) "example $e runs on riscv64 (exit $rrc)"
+    [ "$h" = "$r" ]
+    check $? "example $e prints the same on both backends"
+    [ "$h" = "$r" ] || diff <(printf '%s\n' "$h") <(printf '%s\n' "$r") | head -n 10
+done
+
+# The guide's listings are the example files, and every example is in the guide.
+listed=$(python3 "$src/sync_guide.py" --check)
+check $? "docs/programming-guide.md: every example listing equals its file"
+for e in "${examples[@]}"; do
+    grep -qx "docs/examples/$e.cpp" <<<"$listed"
+    check $? "docs/programming-guide.md lists docs/examples/$e.cpp"
+done
+
+# ---- run-time misuse ----
+misuse_checked=(store_not_prefix load_too_wide load_odd_int4 load_huge_stride valid_too_big trap_concat_overflow)
+for c in "${misuse_checked[@]}"; do
+    msg=$("$host/tests/api/tl-api-misuse" "$c" 2>&1); rc=$?
+    [ "$rc" -eq 134 ] && grep -q 'tl::' <<<"$msg" && ! grep -q 'no error' <<<"$msg"
+    check $? "misuse $c: host stops in the API check (exit $rc: $(head -n 1 <<<"$msg" | sed 's#.*: tl::#tl::#'))"
+    msg=$(timeout 60 "$qemu" -cpu rv64,xtl=on "$out/test_misuse" "$c" 2>&1); rc=$?
+    [ "$rc" -eq 134 ] && grep -q 'tl::' <<<"$msg"
+    check $? "misuse $c: riscv64 stops in the API check (exit $rc)"
+done
+# Without the API checks the hardware (or the core) rejects it.
+msg=$("$host/tests/api/tl-api-misuse-nocheck" trap_concat_overflow 2>&1); rc=$?
+[ "$rc" -eq 134 ] && grep -q 'tl.concat raised illegal-instruction' <<<"$msg"
+check $? "TL_API_NO_CHECKS: host backend reports the core's illegal-instruction for tl.concat (exit $rc)"
+msg=$(timeout 60 "$qemu" -cpu rv64,xtl=on "$out/test_misuse_nocheck" trap_concat_overflow 2>&1); rc=$?
+[ "$rc" -eq 132 ]
+check $? "TL_API_NO_CHECKS: riscv64 dies of SIGILL for tl.concat (exit $rc, want 132)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
