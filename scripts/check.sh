@@ -6,7 +6,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 
-all_groups=(scripts unit reference user diff asm api firmware system linux tcg)
+all_groups=(scripts unit reference user diff asm api firmware system linux tcg qtest)
 
 # The test scripts of each group (paths relative to the repository).
 group_scripts() {
@@ -22,6 +22,7 @@ group_scripts() {
                      tests/system/test_gdb.sh tests/system/test_migration.sh ;;
         linux) echo tests/linux/run.sh ;;
         tcg) echo tests/run-qemu-tcg-tests.sh ;;
+        qtest) echo tests/run-qemu-qtests.sh ;;
         *) return 1 ;;
     esac
 }

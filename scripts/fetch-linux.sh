@@ -14,68 +14,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 
-rv_apt_dir() { printf '%s/apt-riscv64' "$CACHE_DIR"; }
-
-rv_apt_opts() {
-    local d
-    d=$(rv_apt_dir)
-    printf '%s\n' \
-        -o "APT::Architecture=riscv64" \
-        -o "APT::Architectures=riscv64" \
-        -o "Dir::Etc::SourceList=$d/sources.list" \
-        -o "Dir::Etc::SourceParts=$d/sources.list.d" \
-        -o "Dir::Etc::Preferences=$d/preferences" \
-        -o "Dir::Etc::PreferencesParts=$d/preferences.d" \
-        -o "Dir::State::Lists=$d/lists" \
-        -o "Dir::State::status=$d/status" \
-        -o "Dir::Cache=$d/cache" \
-        -o "Acquire::Languages=none" \
-        -o "Debug::NoLocking=1" \
-        -o "APT::Sandbox::User=root"
-}
-
-# Sets up the private riscv64 apt tree; refreshes its lists at most once a day.
-rv_apt_update() {
-    local d mirror keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-    d=$(rv_apt_dir)
-    mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-    need_tool apt-get apt
-    [ -f "$keyring" ] || die "Debian archive keyring missing; run: apt-get install debian-archive-keyring"
-    mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources.list.d" "$d/preferences.d"
-    touch "$d/status"
-    printf 'deb [arch=riscv64 signed-by=%s] %s trixie main\n' "$keyring" "$mirror" > "$d/sources.list.new"
-    if ! cmp -s "$d/sources.list.new" "$d/sources.list" 2>/dev/null; then
-        mv "$d/sources.list.new" "$d/sources.list"
-        rm -f "$d/updated.stamp"
-    else
-        rm -f "$d/sources.list.new"
-    fi
-    if [ -n "$(find "$d/updated.stamp" -mmin -1440 2>/dev/null)" ]; then
-        return 0
-    fi
-    log "refreshing the private riscv64 apt lists in $d (Debian trixie, riscv64)"
-    # shellcheck disable=SC2046
-    # apt-get update exits 0 when an index cannot be fetched (it only warns).
-    if ! apt-get $(rv_apt_opts) -q update >"$d/update.log" 2>&1 ||
-       grep -qE '^(E:|W: Failed to fetch|W: Some index files failed)' "$d/update.log"; then
-        die "apt-get update for Debian trixie riscv64 failed (see $d/update.log); check network access to $mirror (or set DEBIAN_MIRROR, or TL_LINUX_KERNEL=FILE and TL_BUSYBOX=FILE)"
-    fi
-    touch "$d/updated.stamp"
-}
-
-# Downloads package $1 into $2 (a directory); prints the .deb path.
-rv_download() {
-    local pkg=$1 dir=$2 deb
-    mkdir -p "$dir"
-    log "downloading $pkg (riscv64, trixie)"
-    # shellcheck disable=SC2046
-    (cd "$dir" && apt-get $(rv_apt_opts) -q download "$pkg" >"$dir/download-$pkg.log" 2>&1) ||
-        die "could not download the riscv64 package '$pkg' (see $dir/download-$pkg.log); check network access to the Debian mirror, then rerun"
-    deb=$(ls -t "$dir/${pkg}"_*_riscv64.deb 2>/dev/null | head -n 1 || true)
-    [ -n "$deb" ] || die "apt-get download '$pkg' produced no .deb in $dir (see $dir/download-$pkg.log); delete $(rv_apt_dir) and rerun"
-    printf '%s\n' "$deb"
-}
-
 # Extracts the files matching the tar patterns $3... of .deb $1 into $2.
 extract() {
     local deb=$1 dest=$2; shift 2

@@ -16,7 +16,7 @@ packages=(
     # qemu-system-riscv64 checks: device trees, bare-metal firmware, OpenSBI,
     # gdb against the gdbstub, initramfs for the Linux demo
     device-tree-compiler gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
-    opensbi gdb-multiarch cpio
+    opensbi gdb-multiarch cpio ipxe-qemu
 )
 
 missing=()

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# QEMU's riscv64 qtests boot edk2 (bios-tables-test) and probe NIC option
+# ROMs (qos-test); Debian's QEMU source ships neither.  This puts Debian's
+# builds of them where a build-tree QEMU looks: OpenSBI (the virt machine's
+# default firmware) from bookworm's opensbi, edk2 from trixie's
+# qemu-efi-riscv64 (Architecture: all, via the private riscv64 apt tree) as
+# build/qemu/pc-bios/edk2-riscv-{code,vars}.fd, and the iPXE ROMs of
+# bookworm's ipxe-qemu into the build's firmware directory.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tl_load_config
+obj="$BUILD_DIR/qemu"
+[ -d "$obj" ] || die "$obj does not exist; run 'make qemu'"
+[ -d /usr/lib/ipxe/qemu ] || die "iPXE option ROMs missing; run 'make deps' (or: apt-get install ipxe-qemu)"
+opensbi=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
+[ -f "$opensbi" ] || die "OpenSBI missing; run 'make deps' (or: apt-get install opensbi)"
+
+blobs="$CACHE_DIR/qtest-blobs"
+if [ ! -f "$blobs/edk2.stamp" ]; then
+    need_tool dpkg-deb dpkg
+    rv_apt_update
+    deb=$(rv_download qemu-efi-riscv64 "$blobs/debs")
+    rm -rf "$blobs/edk2" && mkdir -p "$blobs/edk2"
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$blobs/edk2" --wildcards './usr/share/qemu-efi-riscv64/*' ||
+        die "could not unpack $deb; delete $blobs and rerun"
+    touch "$blobs/edk2.stamp"
+fi
+code=$(ls "$blobs"/edk2/usr/share/qemu-efi-riscv64/RISCV_VIRT_CODE.fd 2>/dev/null || true)
+vars=$(ls "$blobs"/edk2/usr/share/qemu-efi-riscv64/RISCV_VIRT_VARS.fd 2>/dev/null || true)
+[ -n "$code" ] && [ -n "$vars" ] ||
+    die "qemu-efi-riscv64 has no RISCV_VIRT_CODE.fd/RISCV_VIRT_VARS.fd; delete $blobs and rerun"
+mkdir -p "$obj/pc-bios"
+ln -sf "$code" "$obj/pc-bios/edk2-riscv-code.fd"
+ln -sf "$vars" "$obj/pc-bios/edk2-riscv-vars.fd"
+fw="$obj/qemu-bundle/usr/local/share/qemu"
+mkdir -p "$fw"
+# -M virt's default -bios, under the name QEMU looks for.
+ln -sf "$opensbi" "$fw/opensbi-riscv64-generic-fw_dynamic.bin"
+for rom in /usr/lib/ipxe/qemu/*.rom; do
+    ln -sf "$rom" "$fw/$(basename "$rom")"
+done
