@@ -59,5 +59,12 @@ else
     fail=$((fail + 1)); echo "not ok - a patch that does not apply: no pristine QEMU tree to edit (run make qemu first)"
 fi
 
+# A kernel package Debian does not have (the riscv64 package lists are
+# copied from the cache when present, so this needs no network).
+mkdir -p "$tmp/cache"
+[ -d "$CACHE_DIR/apt-riscv64" ] && cp -r "$CACHE_DIR/apt-riscv64" "$tmp/cache/" && touch "$tmp/cache/apt-riscv64/updated.stamp"
+expect_error "a kernel package that does not exist" "the kernel package 'linux-image-0.0.0-none-riscv64' is not in Debian trixie" \
+    env CACHE_DIR="$tmp/cache" TL_KERNEL_PACKAGE=linux-image-0.0.0-none-riscv64 "$repo/scripts/fetch-linux.sh"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
