@@ -55,11 +55,65 @@ static void xtl_finish(CPURISCVState *env, tl_status st, const char *insn, uintp
 
 /* ---- guest memory for the core's loads and stores ---- */
 
+/*
+ * Pages that a successful probe of this instruction found to be plain RAM,
+ * accessible as a whole with the instruction's access type: the read/write
+ * callbacks then copy with memcpy without probing again.  Only whole pages
+ * are recorded (not a page that PMP splits, which the TLB keeps as a
+ * smaller entry), and not pages with watchpoints, MMIO or other TLB flags.
+ * The host pointers stay valid for the instruction: nothing between the
+ * probe and the access can change the TLB or the memory map.
+ */
+#define XTL_PAGE_CACHE_SIZE 8
+
+/* QEMU builds with -ftrivial-auto-var-init=zero; skip it for scratch state. */
+#if defined(__has_attribute) && __has_attribute(uninitialized)
+#define XTL_UNINIT __attribute__((uninitialized))
+#else
+#define XTL_UNINIT
+#endif
+
 typedef struct XtlMemAccess {
     CPURISCVState *env;
     int mmu_idx;
     uintptr_t ra;
+    unsigned cached;                          /* entries in use */
+    unsigned next;                            /* entry to replace when full */
+    uint64_t page[XTL_PAGE_CACHE_SIZE];       /* guest page address */
+    uint8_t *host[XTL_PAGE_CACHE_SIZE];       /* host address of the page start */
 } XtlMemAccess;
+
+static void xtl_cache_page(XtlMemAccess *m, uint64_t page, uint8_t *host)
+{
+    unsigned i = m->cached < XTL_PAGE_CACHE_SIZE ? m->cached++ : m->next++ % XTL_PAGE_CACHE_SIZE;
+
+    m->page[i] = page;
+    m->host[i] = host;
+}
+
+/* Host address of addr if its page was recorded by the probe, else NULL. */
+static inline uint8_t *xtl_cached_host(XtlMemAccess *m, uint64_t addr)
+{
+    uint64_t page = addr & TARGET_PAGE_MASK;
+
+    for (unsigned i = 0; i < m->cached; i++) {
+        if (m->page[i] == page) {
+            return m->host[i] + (addr & ~TARGET_PAGE_MASK);
+        }
+    }
+    return NULL;
+}
+
+/*
+ * memcpy through the C library: GCC expands a copy whose size it knows to be
+ * at most a page as `rep movs`, several times slower on current x86 hosts
+ * than the library's vector code for the 64 B - 1 KiB copies TL makes.
+ */
+static inline void xtl_memcpy(void *dst, const void *src, size_t n)
+{
+    __asm__("" : "+r"(n));
+    memcpy(dst, src, n);
+}
 
 static uint32_t xtl_page_chunk(uint64_t addr, uint32_t len)
 {
@@ -125,9 +179,42 @@ static bool xtl_mem_probe(void *opaque, uint64_t addr, uint32_t len, bool is_sto
     while (len > 0) {
         uint32_t chunk = xtl_page_chunk(addr, len);
         void *host;
+
+        if (xtl_cached_host(m, addr)) {
+            /* Already found accessible as a whole page by this instruction. */
+            addr += chunk;
+            len -= chunk;
+            continue;
+        }
+#ifdef CONFIG_USER_ONLY
+        /* Page flags are per page: a page that allows this chunk allows all of it. */
         int flags = probe_access_flags(m->env, adjust_addr(m->env, addr), chunk, type,
                                        m->mmu_idx, true, &host, m->ra);
+        bool whole_page = true;
+#else
+        CPUTLBEntryFull *full;
+        int flags = probe_access_full(m->env, adjust_addr(m->env, addr), chunk, type,
+                                      m->mmu_idx, true, &host, &full, m->ra);
+        /* A smaller TLB entry (PMP) is re-checked on every access: not the whole page. */
+        bool whole_page = !(flags & TLB_INVALID_MASK) && full->lg_page_size >= TARGET_PAGE_BITS;
 
+        /*
+         * A store to a page that still holds translated code: the probe
+         * invalidated the TBs of this chunk only (notdirty_write) and the TLB
+         * keeps the page "not dirty" while other TBs remain on it.  Every
+         * later chunk must go through the probe again to invalidate its own
+         * TBs, so such a page is not recorded.
+         */
+        if (whole_page && flags == 0 && type == MMU_DATA_STORE &&
+            !tlb_vaddr_to_host(m->env, adjust_addr(m->env, addr), type, m->mmu_idx)) {
+            whole_page = false;
+        }
+#endif
+
+        if (flags == 0 && host && whole_page) {
+            xtl_cache_page(m, addr & TARGET_PAGE_MASK,
+                           (uint8_t *)host - (addr & ~TARGET_PAGE_MASK));
+        }
         if (flags & (TLB_INVALID_MASK | TLB_MMIO)) {
             for (uint32_t i = 0; i < chunk; i++) {
 #ifdef CONFIG_USER_ONLY
@@ -156,10 +243,13 @@ static void xtl_mem_read(void *opaque, uint64_t addr, void *dst, uint32_t len)
 
     while (len > 0) {
         uint32_t chunk = xtl_page_chunk(addr, len);
-        void *host = xtl_ram_ptr(m, addr, chunk, MMU_DATA_LOAD);
+        void *host = xtl_cached_host(m, addr);
 
+        if (!host) {
+            host = xtl_ram_ptr(m, addr, chunk, MMU_DATA_LOAD);
+        }
         if (host) {
-            memcpy(out, host, chunk);
+            xtl_memcpy(out, host, chunk);
         } else {
             /* MMIO, watchpoints, ...: byte accesses through the softmmu. */
             for (uint32_t i = 0; i < chunk; i++) {
@@ -180,10 +270,13 @@ static void xtl_mem_write(void *opaque, uint64_t addr, const void *src, uint32_t
 
     while (len > 0) {
         uint32_t chunk = xtl_page_chunk(addr, len);
-        void *host = xtl_ram_ptr(m, addr, chunk, MMU_DATA_STORE);
+        void *host = xtl_cached_host(m, addr);
 
+        if (!host) {
+            host = xtl_ram_ptr(m, addr, chunk, MMU_DATA_STORE);
+        }
         if (host) {
-            memcpy(host, in, chunk);
+            xtl_memcpy(host, in, chunk);
         } else {
             for (uint32_t i = 0; i < chunk; i++) {
                 cpu_stb_mmuidx_ra(m->env, adjust_addr(m->env, addr + i), in[i],
@@ -193,6 +286,93 @@ static void xtl_mem_write(void *opaque, uint64_t addr, const void *src, uint32_t
         addr += chunk;
         in += chunk;
         len -= chunk;
+    }
+}
+
+/* ---- the batched interface: all ranges of the instruction in one call ---- */
+
+/* A copy between guest RAM and a TL register (never overlapping); short runs inline. */
+static inline void xtl_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+    if (n > 32) {
+        xtl_memcpy(dst, src, n);
+    } else if (n >= 16) {
+        uint8_t a[16], b[16];
+
+        memcpy(a, src, 16);
+        memcpy(b, src + n - 16, 16);
+        memcpy(dst, a, 16);
+        memcpy(dst + n - 16, b, 16);
+    } else if (n >= 8) {
+        uint64_t a, b;
+
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &b, 4);
+    } else if (n != 0) {
+        /* 1 to 3 bytes, without a loop (which GCC would turn into a memcpy call). */
+        uint8_t first = src[0], mid = src[n / 2], last = src[n - 1];
+
+        dst[0] = first;
+        dst[n / 2] = mid;
+        dst[n - 1] = last;
+    }
+}
+
+static bool xtl_mem_probe_batch(void *opaque, const tl_mem_range *r, unsigned count,
+                                bool is_store, uint64_t *fault_addr)
+{
+    XtlMemAccess *m = opaque;
+
+    for (unsigned k = 0; k < count; k++) {
+        /* A range inside a page this instruction already found accessible as a whole. */
+        if (r[k].len <= TARGET_PAGE_SIZE - (r[k].addr & ~TARGET_PAGE_MASK) &&
+            xtl_cached_host(m, r[k].addr)) {
+            continue;
+        }
+        if (!xtl_mem_probe(opaque, r[k].addr, r[k].len, is_store, fault_addr)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void xtl_mem_read_batch(void *opaque, const tl_mem_range *r, unsigned count, uint8_t *dst)
+{
+    XtlMemAccess *m = opaque;
+
+    for (unsigned k = 0; k < count; k++) {
+        uint8_t *host = xtl_cached_host(m, r[k].addr);
+
+        if (host && r[k].len <= TARGET_PAGE_SIZE - (r[k].addr & ~TARGET_PAGE_MASK)) {
+            xtl_copy(dst + r[k].reg, host, r[k].len);
+        } else {
+            xtl_mem_read(opaque, r[k].addr, dst + r[k].reg, r[k].len);
+        }
+    }
+}
+
+static void xtl_mem_write_batch(void *opaque, const tl_mem_range *r, unsigned count,
+                                const uint8_t *src)
+{
+    XtlMemAccess *m = opaque;
+
+    for (unsigned k = 0; k < count; k++) {
+        uint8_t *host = xtl_cached_host(m, r[k].addr);
+
+        if (host && r[k].len <= TARGET_PAGE_SIZE - (r[k].addr & ~TARGET_PAGE_MASK)) {
+            xtl_copy(host, src + r[k].reg, r[k].len);
+        } else {
+            xtl_mem_write(opaque, r[k].addr, src + r[k].reg, r[k].len);
+        }
     }
 }
 
@@ -218,16 +398,18 @@ static void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t 
 {
     const char *name = is_store ? (masked ? "tl.mstore" : "tl.store")
                                 : (masked ? "tl.mload" : "tl.load");
-    XtlMemAccess m = {
-        .env = env,
-        .mmu_idx = riscv_env_mmu_index(env, false),
-        .ra = ra,
-    };
-    const tl_mem_if mem = {
+    /* Only the used cache entries are read: no need to clear the arrays. */
+    XtlMemAccess m XTL_UNINIT;
+    m.env = env;
+    m.mmu_idx = riscv_env_mmu_index(env, false);
+    m.ra = ra;
+    m.cached = 0;
+    m.next = 0;
+    const tl_mem_batch_if mem = {
         .opaque = &m,
-        .probe = xtl_mem_probe,
-        .read = xtl_mem_read,
-        .write = xtl_mem_write,
+        .probe = xtl_mem_probe_batch,
+        .read = xtl_mem_read_batch,
+        .write = xtl_mem_write_batch,
     };
     uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
     uint64_t fault_addr = 0;
@@ -235,9 +417,11 @@ static void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t 
 
     xtl_check_access(env, name, ra);
     if (is_store) {
-        st = tl_exec_store(&env->xtl, tlr, masked, imm, base, addr_mask, &mem, &fault_addr);
+        st = tl_exec_store_batch(&env->xtl, tlr, masked, imm, base, addr_mask, &mem,
+                                 &fault_addr);
     } else {
-        st = tl_exec_load(&env->xtl, tlr, masked, imm, base, addr_mask, &mem, &fault_addr);
+        st = tl_exec_load_batch(&env->xtl, tlr, masked, imm, base, addr_mask, &mem,
+                                &fault_addr);
     }
     if (st == TL_FAULT) {
         xtl_raise_fault(&m, fault_addr, is_store);
@@ -259,15 +443,16 @@ void HELPER(xtl_store)(CPURISCVState *env, uint32_t tlr, uint32_t masked, int32_
 
 /* ---- register-to-register instructions ---- */
 
-static const char *const xtl_dim_suffix[] = { "0", "1", "2" };
+/* Names for the trap log; dim is 0..2 (the decoder rejects 3). */
+static const char *const xtl_concat_name[] = { "tl.concat.0", "tl.concat.1", "tl.concat.2" };
+static const char *const xtl_merge_name[] = { "tl.merge.0", "tl.merge.1", "tl.merge.2" };
 
 void HELPER(xtl_concat)(CPURISCVState *env, uint32_t dim, uint32_t rd, uint32_t rs1,
                         uint32_t rs2)
 {
     uintptr_t ra = GETPC();
-    char name[16];
+    const char *name = xtl_concat_name[dim];
 
-    snprintf(name, sizeof(name), "tl.concat.%s", xtl_dim_suffix[dim]);
     xtl_check_access(env, name, ra);
     xtl_finish(env, tl_exec_concat(&env->xtl, dim, rd, rs1, rs2), name, ra);
 }
@@ -276,9 +461,8 @@ void HELPER(xtl_merge)(CPURISCVState *env, uint32_t dim, uint32_t rd, uint32_t r
                        uint32_t rs2)
 {
     uintptr_t ra = GETPC();
-    char name[16];
+    const char *name = xtl_merge_name[dim];
 
-    snprintf(name, sizeof(name), "tl.merge.%s", xtl_dim_suffix[dim]);
     xtl_check_access(env, name, ra);
     xtl_finish(env, tl_exec_merge(&env->xtl, dim, rd, rs1, rs2), name, ra);
 }

@@ -17,7 +17,43 @@
 
 #include "tl_float.h"
 
+/*
+ * Scratch buffers that are fully written before they are read.  QEMU builds
+ * with -ftrivial-auto-var-init=zero, which would otherwise clear every such
+ * buffer (up to 4 KiB) on each instruction.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(uninitialized)
+#define TL_UNINIT __attribute__((uninitialized))
+#endif
+#endif
+#ifndef TL_UNINIT
+#define TL_UNINIT
+#endif
+
 namespace {
+
+/*
+ * memcpy / memset of register-sized blocks through the C library.  GCC
+ * expands a copy whose size is known or bounded (<= 1024 here) inline as
+ * `rep movs` / `rep stos`, several times slower on current x86 hosts than
+ * the library's vector code; hiding the size keeps the library call.
+ */
+inline void BulkCopy(void *dst, const void *src, size_t n)
+{
+#if defined(__GNUC__)
+    __asm__("" : "+r"(n));
+#endif
+    memcpy(dst, src, n);
+}
+
+inline void BulkZero(void *dst, size_t n)
+{
+#if defined(__GNUC__)
+    __asm__("" : "+r"(n));
+#endif
+    memset(dst, 0, n);
+}
 
 enum class ElemType : uint8_t {
     kInvalid,
@@ -214,11 +250,11 @@ tl_status CheckBlockPrologue(const tl_state *s, uint32_t needed_csrs, ElemType *
     if (*type == ElemType::kInvalid) {
         return TL_ERR_TTYPE;
     }
-    needed_csrs |= CsrBit(TL_CSR_TSHAPE);
-    for (unsigned idx = TL_CSR_TSHAPE; idx < TL_CSR_COUNT; ++idx) {
-        if (((needed_csrs >> idx) & 1u) && !IsInitialized(s, idx)) {
-            return UninitializedStatus(idx);
-        }
+    /* The lowest missing CSR number: tshape (1) first, then in CSR-number order. */
+    const uint32_t missing = (needed_csrs | CsrBit(TL_CSR_TSHAPE)) & ~s->csr_initialized &
+                             ((uint32_t{1} << TL_CSR_COUNT) - 1);
+    if (missing != 0) {
+        return UninitializedStatus(unsigned(__builtin_ctz(missing)));
     }
     if (!DecodeShape(CsrValue(s, TL_CSR_TSHAPE), ElementBits(*type), block)) {
         return TL_ERR_SHAPE;
@@ -291,7 +327,201 @@ inline void DispatchRunBytes(size_t run_bytes, Body body)
     case 4: body(std::integral_constant<size_t, 4>{}); break;
     case 8: body(std::integral_constant<size_t, 8>{}); break;
     case 16: body(std::integral_constant<size_t, 16>{}); break;
+    case 32: body(std::integral_constant<size_t, 32>{}); break;
     default: body(std::integral_constant<size_t, 0>{}); break;
+    }
+}
+
+/*
+ * memcpy / memset for short, run-time sizes (distinct buffers): two
+ * overlapping fixed-size moves, which compile to plain loads and stores.
+ * (A loop would be recognised as memcpy / memset and, its size being
+ * bounded, expanded as a slow `rep movs` / `rep stos`.)
+ */
+inline void CopyBytes(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n > 64) {
+        BulkCopy(dst, src, n);
+    } else if (n >= 32) {
+        uint8_t a[32], b[32];
+        memcpy(a, src, 32);
+        memcpy(b, src + n - 32, 32);
+        memcpy(dst, a, 32);
+        memcpy(dst + n - 32, b, 32);
+    } else if (n >= 16) {
+        uint8_t a[16], b[16];
+        memcpy(a, src, 16);
+        memcpy(b, src + n - 16, 16);
+        memcpy(dst, a, 16);
+        memcpy(dst + n - 16, b, 16);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &b, 4);
+    } else if (n != 0) {
+        const uint8_t first = src[0], mid = src[n / 2], last = src[n - 1];
+        dst[0] = first;
+        dst[n / 2] = mid;
+        dst[n - 1] = last;
+    }
+}
+
+inline void ZeroBytes(uint8_t *dst, size_t n)
+{
+    if (n > 64) {
+        BulkZero(dst, n);
+    } else if (n >= 32) {
+        memset(dst, 0, 32);
+        memset(dst + n - 32, 0, 32);
+    } else if (n >= 16) {
+        memset(dst, 0, 16);
+        memset(dst + n - 16, 0, 16);
+    } else if (n >= 8) {
+        memset(dst, 0, 8);
+        memset(dst + n - 8, 0, 8);
+    } else if (n >= 4) {
+        memset(dst, 0, 4);
+        memset(dst + n - 4, 0, 4);
+    } else if (n != 0) {
+        dst[0] = 0;
+        dst[n / 2] = 0;
+        dst[n - 1] = 0;
+    }
+}
+
+/* 64-bit little-endian words, whatever the host's byte order. */
+inline uint64_t Load64Le(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+inline void Store64Le(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
+/*
+ * One step of a SWAR block transpose: in the pair of words (a, b), the
+ * elements of `bits` bits at the odd positions of a swap with those at the
+ * even positions of b.  `mask` selects the even positions.
+ */
+inline void SwapHalves(uint64_t &a, uint64_t &b, unsigned bits, uint64_t mask)
+{
+    const uint64_t t = ((a >> bits) ^ b) & mask;
+    b ^= t;
+    a ^= t << bits;
+}
+
+/*
+ * dst[q][p] = src[p][q] for p < rows, q < cols, elements of kRun bytes
+ * (1, 2 or 4), rows and cols multiples of K = 8 / kRun.  src_pitch /
+ * dst_pitch are the byte distances between consecutive p of src and
+ * consecutive q of dst; elements within a row are contiguous.  Works on
+ * K x K blocks, each row of a block one 64-bit little-endian word kept in a
+ * register, transposed by log2(K) rounds of SwapHalves.
+ */
+template <size_t kRun>
+void TransposeBlocked(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch,
+                      size_t rows, size_t cols)
+{
+    constexpr uint64_t kM8 = 0x00FF00FF00FF00FFull, kM16 = 0x0000FFFF0000FFFFull,
+                       kM32 = 0x00000000FFFFFFFFull;
+    constexpr size_t K = 8 / kRun;
+    for (size_t p = 0; p < rows; p += K) {
+        for (size_t q = 0; q < cols; q += K) {
+            const uint8_t *s = src + p * src_pitch + q * kRun;
+            uint8_t *d = dst + q * dst_pitch + p * kRun;
+            if constexpr (kRun == 1) {
+                uint64_t w0 = Load64Le(s), w1 = Load64Le(s + src_pitch);
+                uint64_t w2 = Load64Le(s + 2 * src_pitch), w3 = Load64Le(s + 3 * src_pitch);
+                uint64_t w4 = Load64Le(s + 4 * src_pitch), w5 = Load64Le(s + 5 * src_pitch);
+                uint64_t w6 = Load64Le(s + 6 * src_pitch), w7 = Load64Le(s + 7 * src_pitch);
+                SwapHalves(w0, w1, 8, kM8);
+                SwapHalves(w2, w3, 8, kM8);
+                SwapHalves(w4, w5, 8, kM8);
+                SwapHalves(w6, w7, 8, kM8);
+                SwapHalves(w0, w2, 16, kM16);
+                SwapHalves(w1, w3, 16, kM16);
+                SwapHalves(w4, w6, 16, kM16);
+                SwapHalves(w5, w7, 16, kM16);
+                SwapHalves(w0, w4, 32, kM32);
+                SwapHalves(w1, w5, 32, kM32);
+                SwapHalves(w2, w6, 32, kM32);
+                SwapHalves(w3, w7, 32, kM32);
+                Store64Le(d, w0);
+                Store64Le(d + dst_pitch, w1);
+                Store64Le(d + 2 * dst_pitch, w2);
+                Store64Le(d + 3 * dst_pitch, w3);
+                Store64Le(d + 4 * dst_pitch, w4);
+                Store64Le(d + 5 * dst_pitch, w5);
+                Store64Le(d + 6 * dst_pitch, w6);
+                Store64Le(d + 7 * dst_pitch, w7);
+            } else if constexpr (kRun == 2) {
+                uint64_t w0 = Load64Le(s), w1 = Load64Le(s + src_pitch);
+                uint64_t w2 = Load64Le(s + 2 * src_pitch), w3 = Load64Le(s + 3 * src_pitch);
+                SwapHalves(w0, w1, 16, kM16);
+                SwapHalves(w2, w3, 16, kM16);
+                SwapHalves(w0, w2, 32, kM32);
+                SwapHalves(w1, w3, 32, kM32);
+                Store64Le(d, w0);
+                Store64Le(d + dst_pitch, w1);
+                Store64Le(d + 2 * dst_pitch, w2);
+                Store64Le(d + 3 * dst_pitch, w3);
+            } else {
+                static_assert(kRun == 4, "element bytes");
+                uint64_t w0 = Load64Le(s), w1 = Load64Le(s + src_pitch);
+                SwapHalves(w0, w1, 32, kM32);
+                Store64Le(d, w0);
+                Store64Le(d + dst_pitch, w1);
+            }
+        }
+    }
+}
+
+template <size_t kRun>
+void TransposeSimple(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch,
+                     size_t rows, size_t cols, size_t run)
+{
+    for (size_t q = 0; q < cols; ++q) {
+        uint8_t *d = dst + q * dst_pitch;
+        const uint8_t *s = src + q * run;
+        for (size_t p = 0; p < rows; ++p) {
+            CopyRun<kRun>(d, s, run);
+            d += run;
+            s += src_pitch;
+        }
+    }
+}
+
+/* dst[q][p] = src[p][q] as above, for any element size `run` (bytes). */
+void Transpose2D(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch, size_t rows,
+                 size_t cols, size_t run)
+{
+    if (run == 1 && rows % 8 == 0 && cols % 8 == 0) {
+        TransposeBlocked<1>(dst, dst_pitch, src, src_pitch, rows, cols);
+    } else if (run == 2 && rows % 4 == 0 && cols % 4 == 0) {
+        TransposeBlocked<2>(dst, dst_pitch, src, src_pitch, rows, cols);
+    } else if (run == 4 && rows % 2 == 0 && cols % 2 == 0) {
+        TransposeBlocked<4>(dst, dst_pitch, src, src_pitch, rows, cols);
+    } else {
+        DispatchRunBytes(run, [&](auto fixed) {
+            TransposeSimple<decltype(fixed)::value>(dst, dst_pitch, src, src_pitch, rows, cols, run);
+        });
     }
 }
 
@@ -317,47 +547,108 @@ inline DimView ViewAlong(const Block &b, unsigned d)
     return v;
 }
 
-/* Where result index t along d comes from. */
-struct IndexSource {
+/*
+ * Result indices t .. t+count-1 along d come from indices index ..
+ * index+count-1 of reg: in every row this is one contiguous run of bytes
+ * (or nibbles).
+ */
+struct IndexRun {
     const uint8_t *reg;
     uint32_t index;
+    uint32_t count;
+    uint32_t t;
 };
 
+/* Appends a run, extending the previous one when it continues it. */
+inline unsigned AddRun(IndexRun *runs, unsigned n, const uint8_t *reg, uint32_t index,
+                       uint32_t count, uint32_t t)
+{
+    if (n != 0 && runs[n - 1].reg == reg && runs[n - 1].index + runs[n - 1].count == index &&
+        runs[n - 1].t + runs[n - 1].count == t) {
+        runs[n - 1].count += count;
+        return n;
+    }
+    runs[n] = {reg, index, count, t};
+    return n + 1;
+}
+
+/* Number of consecutive one bits of v from bit 0 (v != 0 or not). */
+inline unsigned LowOnes(uint32_t v)
+{
+    return v == 0xFFFFFFFFu ? 32 : unsigned(__builtin_ctz(~v));
+}
+
 /*
- * dst[o][t][*] = table[t].reg[o][table[t].index][*] for t < count; dst
- * positions t >= count are left as they are.
+ * concat: the indices selected by mask (ascending), from reg, become the
+ * result indices *t, *t + 1, ...
  */
-void GatherAlongDim(uint8_t *dst, const DimView &v, unsigned esz, const IndexSource *table,
-                    unsigned count)
+inline unsigned AddMaskRuns(IndexRun *runs, unsigned n, const uint8_t *reg, uint32_t mask,
+                            uint32_t *t)
+{
+    while (mask != 0) {
+        const unsigned start = unsigned(__builtin_ctz(mask));
+        const unsigned len = LowOnes(mask >> start);
+        n = AddRun(runs, n, reg, start, len, *t);
+        *t += len;
+        mask = start + len >= 32 ? 0 : mask & ~((uint32_t{1} << (start + len)) - 1);
+    }
+    return n;
+}
+
+/* merge: index t < size comes from reg1 if bit t of mask is set, else from reg2. */
+inline unsigned MergeRuns(IndexRun *runs, const uint8_t *reg1, const uint8_t *reg2, uint32_t mask,
+                          uint32_t size)
+{
+    unsigned n = 0;
+    for (uint32_t t = 0; t < size;) {
+        const uint32_t bits = mask >> t;
+        const bool one = bits & 1u;
+        unsigned len = LowOnes(one ? bits : ~bits);
+        if (len > size - t) {
+            len = size - t;
+        }
+        n = AddRun(runs, n, one ? reg1 : reg2, t, len, t);
+        t += len;
+    }
+    return n;
+}
+
+/*
+ * dst[o][r.t + c][*] = r.reg[o][r.index + c][*] for every run r and c <
+ * r.count; other result positions are left as they are.  dst is distinct
+ * from every source register.
+ */
+void GatherAlongDim(uint8_t *dst, const DimView &v, unsigned esz, const IndexRun *runs,
+                    unsigned nruns)
 {
     const size_t inner_bits = v.inner * esz;
     if (inner_bits % 8 != 0) { /* 4-bit elements, odd run: nibble granularity */
         for (size_t o = 0; o < v.outer; ++o) {
             const size_t row = o * v.size;
-            if (v.inner == 1) { /* the common case (dim 2) without a call per nibble */
-                for (unsigned t = 0; t < count; ++t) {
-                    SetNibble(dst, row + t, GetNibble(table[t].reg, row + table[t].index));
-                }
-                continue;
-            }
-            for (unsigned t = 0; t < count; ++t) {
-                CopyNibbles(dst, (row + t) * v.inner, table[t].reg,
-                            (row + table[t].index) * v.inner, v.inner);
+            for (unsigned k = 0; k < nruns; ++k) {
+                CopyNibbles(dst, (row + runs[k].t) * v.inner, runs[k].reg,
+                            (row + runs[k].index) * v.inner, size_t(runs[k].count) * v.inner);
             }
         }
         return;
     }
     const size_t run = inner_bits / 8;
     const size_t row_bytes = run * v.size;
-    DispatchRunBytes(run, [&](auto fixed) {
-        for (size_t o = 0; o < v.outer; ++o) {
-            const size_t row = o * row_bytes;
-            for (unsigned t = 0; t < count; ++t) {
-                CopyRun<decltype(fixed)::value>(dst + row + t * run,
-                                                table[t].reg + row + table[t].index * run, run);
+    /* Run by run, so that each inner loop copies a fixed number of bytes. */
+    for (unsigned k = 0; k < nruns; ++k) {
+        uint8_t *d = dst + runs[k].t * run;
+        const uint8_t *src = runs[k].reg + runs[k].index * run;
+        const size_t bytes = runs[k].count * run;
+        DispatchRunBytes(bytes, [&](auto fixed) {
+            for (size_t o = 0; o < v.outer; ++o) {
+                if constexpr (decltype(fixed)::value != 0) {
+                    CopyRun<decltype(fixed)::value>(d + o * row_bytes, src + o * row_bytes, bytes);
+                } else {
+                    CopyBytes(d + o * row_bytes, src + o * row_bytes, bytes);
+                }
             }
-        }
-    });
+        });
+    }
 }
 
 /* ---- pad values and fills ---- */
@@ -481,8 +772,125 @@ inline uint32_t SaturatingMul(uint32_t v, uint64_t scalar)
     return product > kIntMax<kBits> ? kIntMax<kBits> : uint32_t(product);
 }
 
+/*
+ * Saturating integer tl.addi / tl.muls on 16-byte vectors (GCC / Clang
+ * vector extensions, which compile to SSE2 on x86 hosts and to generic code
+ * elsewhere).  Elements are loaded in host byte order, so these paths are
+ * only used on little-endian hosts, where that is the TL layout; results are
+ * the same as SaturatingAdd / SaturatingMul element by element.
+ */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    defined(__has_builtin)
+#if __has_builtin(__builtin_convertvector)
+#define TL_VECTOR_ARITH 1
+#endif
+#endif
+
+#if defined(TL_VECTOR_ARITH)
+typedef uint8_t V16u8 __attribute__((vector_size(16)));
+typedef uint16_t V8u16 __attribute__((vector_size(16)));
+typedef uint32_t V4u32 __attribute__((vector_size(16)));
+typedef uint16_t V16u16 __attribute__((vector_size(32)));
+typedef uint32_t V8u32 __attribute__((vector_size(32)));
+typedef uint64_t V4u64 __attribute__((vector_size(32)));
+
+/* dst[e] = clamp(src[e] + k, 0, max) over the register; k in -128..127; V holds T. */
+template <class V, class T>
+void AddSaturateVec(uint8_t *dst, const uint8_t *src, int32_t k)
+{
+    if (k >= 0) {
+        const V kk = V{} + T(k);
+        for (size_t i = 0; i < TL_REG_BYTES; i += sizeof(V)) {
+            V x;
+            memcpy(&x, src + i, sizeof x);
+            V r = x + kk;
+            r |= (V)(r < x); /* wrapped: overflow, all ones = max */
+            memcpy(dst + i, &r, sizeof r);
+        }
+    } else {
+        const V kk = V{} + T(-k);
+        for (size_t i = 0; i < TL_REG_BYTES; i += sizeof(V)) {
+            V x;
+            memcpy(&x, src + i, sizeof x);
+            V r = x - kk;
+            r &= ~(V)(r > x); /* wrapped: underflow, 0 */
+            memcpy(dst + i, &r, sizeof r);
+        }
+    }
+}
+
+/*
+ * dst[e] = min(src[e] * scalar, max) over the register, for scalar < max
+ * (the caller handles larger scalars): the product fits in W, twice T's width.
+ */
+template <class V, class T, class VW, class W>
+void MultiplySaturateVec(uint8_t *dst, const uint8_t *src, uint64_t scalar)
+{
+    static_assert(sizeof(VW) / sizeof(W) == sizeof(V) / sizeof(T), "lane counts");
+    const W max = W(T(~T(0)));
+    const VW ss = VW{} + W(scalar);
+    for (size_t i = 0; i < TL_REG_BYTES; i += sizeof(V)) {
+        V x;
+        memcpy(&x, src + i, sizeof x);
+        VW p = __builtin_convertvector(x, VW) * ss;
+        const VW over = (VW)(p > max);
+        p = (p & ~over) | (over & max);
+        const V r = __builtin_convertvector(p, V);
+        memcpy(dst + i, &r, sizeof r);
+    }
+}
+#endif
+
+/* Integer tl.addi / tl.muls through the vector paths; false when not available. */
+bool AddIntegerFast(ElemType type, uint8_t *dst, const uint8_t *src, int32_t imm)
+{
+#if defined(TL_VECTOR_ARITH)
+    switch (type) {
+    case ElemType::kInt8: AddSaturateVec<V16u8, uint8_t>(dst, src, imm); return true;
+    case ElemType::kInt16: AddSaturateVec<V8u16, uint16_t>(dst, src, imm); return true;
+    case ElemType::kInt32: AddSaturateVec<V4u32, uint32_t>(dst, src, imm); return true;
+    default: break;
+    }
+#endif
+    (void)type, (void)dst, (void)src, (void)imm;
+    return false;
+}
+
+bool MultiplyIntegerFast(ElemType type, uint8_t *dst, const uint8_t *src, uint64_t scalar)
+{
+#if defined(TL_VECTOR_ARITH)
+    switch (type) {
+    case ElemType::kInt8:
+        if (scalar < kIntMax<8>) {
+            MultiplySaturateVec<V16u8, uint8_t, V16u16, uint16_t>(dst, src, scalar);
+            return true;
+        }
+        break;
+    case ElemType::kInt16:
+        if (scalar < kIntMax<16>) {
+            MultiplySaturateVec<V8u16, uint16_t, V8u32, uint32_t>(dst, src, scalar);
+            return true;
+        }
+        break;
+    case ElemType::kInt32:
+        if (scalar < kIntMax<32>) {
+            MultiplySaturateVec<V4u32, uint32_t, V4u64, uint64_t>(dst, src, scalar);
+            return true;
+        }
+        break;
+    default:
+        break;
+    }
+#endif
+    (void)type, (void)dst, (void)src, (void)scalar;
+    return false;
+}
+
 void AddImmediate(ElemType type, uint8_t *dst, const uint8_t *src, int32_t imm)
 {
+    if (AddIntegerFast(type, dst, src, imm)) {
+        return;
+    }
     using namespace tl::fp;
     switch (type) {
     case ElemType::kInt4:
@@ -525,6 +933,9 @@ void AddImmediate(ElemType type, uint8_t *dst, const uint8_t *src, int32_t imm)
 
 void MultiplyScalar(ElemType type, uint8_t *dst, const uint8_t *src, uint64_t scalar)
 {
+    if (MultiplyIntegerFast(type, dst, src, scalar)) {
+        return;
+    }
     using namespace tl::fp;
     const Unpacked f = Unpack<kFp32>(uint32_t(scalar));
     switch (type) {
@@ -621,6 +1032,28 @@ public:
     {
     }
 
+    /* Address of byte 0 of slice 0. */
+    uint64_t First() const { return first_ & addr_mask_; }
+
+    /* Address of byte 0 of slice i. */
+    uint64_t Start(uint32_t slice) const { return (first_ + uint64_t(slice) * pitch_) & addr_mask_; }
+
+    /*
+     * False when, for a non-negative pitch, the bytes of slices 0 .. d0-1
+     * lie in increasing order below the top of the address space, so that
+     * no slice wraps (true when unsure).
+     */
+    bool AnyWraps(uint32_t d0) const
+    {
+        if (int64_t(pitch_) < 0 || pitch_ > uint64_t(UINT32_MAX)) {
+            return true;
+        }
+        const uint64_t first = First();
+        /* Offset of the last byte of slice d0-1 from the first byte: < 2^32 * 32 + 2^32. */
+        const uint64_t span = uint64_t(d0 - 1) * pitch_ + width_ - 1;
+        return span > addr_mask_ - first;
+    }
+
     SliceRanges Of(uint32_t slice) const
     {
         /* Unsigned arithmetic wraps modulo 2^64; the mask reduces to 2^XLEN. */
@@ -641,26 +1074,174 @@ private:
     uint64_t first_;
 };
 
-/* All-or-nothing: every range is probed, in slice order, before any access. */
-tl_status ProbeSelectedSlices(const MemPlan &plan, const SliceAddresses &addresses,
-                              const tl_mem_if *mem, bool is_store, uint64_t *fault_addr)
+/*
+ * The accesses of one instruction as few ranges as possible: the byte
+ * ranges of the selected slices, in scan order (slice i, then byte b), with
+ * a range merged into the previous one when it continues it in memory
+ * (probe list) or in memory and in the register (copy list).  Merging never
+ * reorders bytes, so the first faulting byte of a merged probe is the first
+ * in scan order, and overlapping slices (P < W) are never merged, so their
+ * last-writer-wins order is kept.  A merged range never wraps past the top
+ * of the address space (the wrap point is never a merge point).
+ */
+struct RangeLists {
+    tl_mem_range probe[TL_MEM_MAX_RANGES];
+    tl_mem_range copy[TL_MEM_MAX_RANGES];
+    unsigned nprobe;
+    unsigned ncopy;
+};
+
+inline bool Continues(const tl_mem_range &last, uint64_t addr, uint64_t addr_mask)
 {
-    for (uint32_t i = 0; i < plan.block.dim[0]; ++i) {
-        if (!((plan.selected >> i) & 1u)) {
-            continue;
-        }
-        const SliceRanges r = addresses.Of(i);
-        for (unsigned k = 0; k < r.count; ++k) {
-            uint64_t fault = r.range[k].addr;
-            if (!mem->probe(mem->opaque, r.range[k].addr, r.range[k].len, is_store, &fault)) {
-                if (fault_addr) {
-                    *fault_addr = fault;
-                }
-                return TL_FAULT;
+    return last.addr + last.len - 1 != addr_mask && last.addr + last.len == addr;
+}
+
+/*
+ * True when every slice is selected and the slices follow each other without
+ * gaps both in memory (P = W) and in the register (W = S), and the block does
+ * not wrap past the top: the whole access is one range, which is what the
+ * merging below would produce, found without walking the slices.
+ */
+bool IsOneRange(const MemPlan &plan, const SliceAddresses &addresses, uint64_t addr_mask,
+                tl_mem_range *whole)
+{
+    const uint32_t d0 = plan.block.dim[0];
+    const uint32_t all = d0 == 32 ? 0xFFFFFFFFu : (uint32_t{1} << d0) - 1;
+    if (plan.selected != all || plan.width != plan.block.slice_bytes ||
+        plan.pitch != int64_t(plan.width)) {
+        return false;
+    }
+    const uint64_t addr = addresses.First();
+    if (addr_mask - addr < uint64_t(plan.block.bytes) - 1) {
+        return false; /* wraps: split at the top by the general path */
+    }
+    *whole = {addr, plan.block.bytes, 0};
+    return true;
+}
+
+void BuildRanges(const MemPlan &plan, const SliceAddresses &addresses, uint64_t addr_mask,
+                 RangeLists *l)
+{
+    if (IsOneRange(plan, addresses, addr_mask, &l->probe[0])) {
+        l->copy[0] = l->probe[0];
+        l->nprobe = l->ncopy = 1;
+        return;
+    }
+    unsigned np = 0, nc = 0;
+    const uint32_t slice_bytes = plan.block.slice_bytes;
+    if (plan.pitch >= int64_t(plan.width) && !addresses.AnyWraps(plan.block.dim[0])) {
+        /*
+         * Slices in increasing address order, not overlapping, none wrapping:
+         * two slices are adjacent in memory exactly when they are consecutive
+         * and P = W, and in the register too when moreover W = S.  The same
+         * lists as the general loop below, without its per-range checks.
+         */
+        const bool mem_adjacent = plan.pitch == int64_t(plan.width);
+        const bool reg_adjacent = mem_adjacent && plan.width == slice_bytes;
+        uint32_t prev = 64;
+        for (uint32_t sel = plan.selected; sel != 0; sel &= sel - 1) {
+            const uint32_t i = uint32_t(__builtin_ctz(sel));
+            const bool next = i == prev + 1;
+            if (next && mem_adjacent) {
+                l->probe[np - 1].len += plan.width;
+            } else {
+                l->probe[np++] = {addresses.Start(i), plan.width, i * slice_bytes};
             }
+            if (next && reg_adjacent) {
+                l->copy[nc - 1].len += plan.width;
+            } else {
+                l->copy[nc++] = {addresses.Start(i), plan.width, i * slice_bytes};
+            }
+            prev = i;
+        }
+        l->nprobe = np;
+        l->ncopy = nc;
+        return;
+    }
+    for (uint32_t sel = plan.selected; sel != 0; sel &= sel - 1) {
+        const uint32_t i = uint32_t(__builtin_ctz(sel));
+        const SliceRanges sr = addresses.Of(i);
+        uint32_t reg = i * slice_bytes;
+        for (unsigned k = 0; k < sr.count; ++k) {
+            const uint64_t addr = sr.range[k].addr;
+            const uint32_t len = sr.range[k].len;
+            if (np != 0 && Continues(l->probe[np - 1], addr, addr_mask)) {
+                l->probe[np - 1].len += len;
+            } else {
+                l->probe[np++] = {addr, len, reg};
+            }
+            if (nc != 0 && Continues(l->copy[nc - 1], addr, addr_mask) &&
+                l->copy[nc - 1].reg + l->copy[nc - 1].len == reg) {
+                l->copy[nc - 1].len += len;
+            } else {
+                l->copy[nc++] = {addr, len, reg};
+            }
+            reg += len;
         }
     }
+    l->nprobe = np;
+    l->ncopy = nc;
+}
+
+/* Load: zero what was not loaded (unselected slices, slice tails, the rest of the register). */
+void ZeroUnloaded(const MemPlan &plan, uint8_t *dst)
+{
+    const uint32_t slice_bytes = plan.block.slice_bytes;
+    const uint32_t all = plan.block.dim[0] == 32 ? 0xFFFFFFFFu : (uint32_t{1} << plan.block.dim[0]) - 1;
+    if (plan.width == slice_bytes && plan.selected == all) {
+        BulkZero(dst + plan.block.bytes, TL_REG_BYTES - plan.block.bytes);
+        return;
+    }
+    uint32_t zero_from = 0; /* start of the pending run of bytes to clear */
+    for (uint32_t sel = plan.selected; sel != 0; sel &= sel - 1) {
+        const uint32_t start = uint32_t(__builtin_ctz(sel)) * slice_bytes;
+        ZeroBytes(dst + zero_from, start - zero_from);
+        zero_from = start + plan.width;
+    }
+    BulkZero(dst + zero_from, TL_REG_BYTES - zero_from);
+}
+
+/* The plan and the ranges of a load or store; TL_OK or the illegal-instruction reason. */
+tl_status PrepareMemory(const tl_state *s, bool masked, int32_t imm8, uint64_t base,
+                        uint64_t addr_mask, MemPlan *plan, RangeLists *l)
+{
+    const tl_status st = PlanMemoryAccess(s, masked, plan);
+    if (st != TL_OK) {
+        return st;
+    }
+    const SliceAddresses addresses(*plan, imm8, base, addr_mask);
+    BuildRanges(*plan, addresses, addr_mask, l);
     return TL_OK;
+}
+
+/* All-or-nothing through the single-range interface: every probe before any access. */
+bool ProbeEach(const RangeLists &l, const tl_mem_if *mem, bool is_store, uint64_t *fault_addr)
+{
+    for (unsigned k = 0; k < l.nprobe; ++k) {
+        uint64_t fault = l.probe[k].addr;
+        if (!mem->probe(mem->opaque, l.probe[k].addr, l.probe[k].len, is_store, &fault)) {
+            if (fault_addr) {
+                *fault_addr = fault;
+            }
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ProbeBatch(const RangeLists &l, const tl_mem_batch_if *mem, bool is_store, uint64_t *fault_addr)
+{
+    if (l.nprobe == 0) {
+        return true;
+    }
+    uint64_t fault = l.probe[0].addr;
+    if (mem->probe(mem->opaque, l.probe, l.nprobe, is_store, &fault)) {
+        return true;
+    }
+    if (fault_addr) {
+        *fault_addr = fault;
+    }
+    return false;
 }
 
 } // namespace
@@ -746,39 +1327,22 @@ tl_status tl_exec_load(tl_state *s, unsigned rd, bool masked, int32_t imm8, uint
                        uint64_t addr_mask, const tl_mem_if *mem, uint64_t *fault_addr)
 {
     MemPlan plan;
-    tl_status st = PlanMemoryAccess(s, masked, &plan);
+    TL_UNINIT RangeLists l;
+    tl_status st = PrepareMemory(s, masked, imm8, base, addr_mask, &plan, &l);
     if (st != TL_OK) {
         return st;
     }
-    const SliceAddresses addresses(plan, imm8, base, addr_mask);
-    st = ProbeSelectedSlices(plan, addresses, mem, false, fault_addr);
-    if (st != TL_OK) {
-        return st;
+    if (!ProbeEach(l, mem, false, fault_addr)) {
+        return TL_FAULT;
     }
     /* A load to tl0 still performs its reads (they may have side effects, e.g. MMIO). */
-    uint8_t discard[TL_REG_BYTES];
-    const bool keep = rd != 0;
-    uint8_t *dst = keep ? s->reg[rd] : discard;
-    const uint32_t slice_bytes = plan.block.slice_bytes;
-    for (uint32_t i = 0; i < plan.block.dim[0]; ++i) {
-        uint8_t *slice = dst + size_t(i) * slice_bytes;
-        if (!((plan.selected >> i) & 1u)) {
-            if (keep) {
-                memset(slice, 0, slice_bytes);
-            }
-            continue;
-        }
-        const SliceRanges r = addresses.Of(i);
-        mem->read(mem->opaque, r.range[0].addr, slice, r.range[0].len);
-        if (r.count == 2) {
-            mem->read(mem->opaque, r.range[1].addr, slice + r.range[0].len, r.range[1].len);
-        }
-        if (keep) {
-            memset(slice + plan.width, 0, slice_bytes - plan.width);
-        }
+    TL_UNINIT uint8_t discard[TL_REG_BYTES];
+    uint8_t *dst = rd != 0 ? s->reg[rd] : discard;
+    for (unsigned k = 0; k < l.ncopy; ++k) {
+        mem->read(mem->opaque, l.copy[k].addr, dst + l.copy[k].reg, l.copy[k].len);
     }
-    if (keep) {
-        memset(dst + plan.block.bytes, 0, TL_REG_BYTES - plan.block.bytes);
+    if (rd != 0) {
+        ZeroUnloaded(plan, dst);
     }
     return TL_OK;
 }
@@ -787,26 +1351,59 @@ tl_status tl_exec_store(const tl_state *s, unsigned rs, bool masked, int32_t imm
                         uint64_t addr_mask, const tl_mem_if *mem, uint64_t *fault_addr)
 {
     MemPlan plan;
-    tl_status st = PlanMemoryAccess(s, masked, &plan);
+    TL_UNINIT RangeLists l;
+    tl_status st = PrepareMemory(s, masked, imm8, base, addr_mask, &plan, &l);
     if (st != TL_OK) {
         return st;
     }
-    const SliceAddresses addresses(plan, imm8, base, addr_mask);
-    st = ProbeSelectedSlices(plan, addresses, mem, true, fault_addr);
-    if (st != TL_OK) {
-        return st;
+    if (!ProbeEach(l, mem, true, fault_addr)) {
+        return TL_FAULT;
     }
     const uint8_t *src = SourceReg(s, rs);
-    for (uint32_t i = 0; i < plan.block.dim[0]; ++i) {
-        if (!((plan.selected >> i) & 1u)) {
-            continue;
-        }
-        const uint8_t *slice = src + size_t(i) * plan.block.slice_bytes;
-        const SliceRanges r = addresses.Of(i);
-        mem->write(mem->opaque, r.range[0].addr, slice, r.range[0].len);
-        if (r.count == 2) {
-            mem->write(mem->opaque, r.range[1].addr, slice + r.range[0].len, r.range[1].len);
-        }
+    for (unsigned k = 0; k < l.ncopy; ++k) {
+        mem->write(mem->opaque, l.copy[k].addr, src + l.copy[k].reg, l.copy[k].len);
+    }
+    return TL_OK;
+}
+
+tl_status tl_exec_load_batch(tl_state *s, unsigned rd, bool masked, int32_t imm8, uint64_t base,
+                             uint64_t addr_mask, const tl_mem_batch_if *mem, uint64_t *fault_addr)
+{
+    MemPlan plan;
+    TL_UNINIT RangeLists l;
+    tl_status st = PrepareMemory(s, masked, imm8, base, addr_mask, &plan, &l);
+    if (st != TL_OK) {
+        return st;
+    }
+    if (!ProbeBatch(l, mem, false, fault_addr)) {
+        return TL_FAULT;
+    }
+    TL_UNINIT uint8_t discard[TL_REG_BYTES];
+    uint8_t *dst = rd != 0 ? s->reg[rd] : discard;
+    if (l.ncopy != 0) {
+        mem->read(mem->opaque, l.copy, l.ncopy, dst);
+    }
+    if (rd != 0) {
+        ZeroUnloaded(plan, dst);
+    }
+    return TL_OK;
+}
+
+tl_status tl_exec_store_batch(const tl_state *s, unsigned rs, bool masked, int32_t imm8,
+                              uint64_t base, uint64_t addr_mask, const tl_mem_batch_if *mem,
+                              uint64_t *fault_addr)
+{
+    MemPlan plan;
+    TL_UNINIT RangeLists l;
+    tl_status st = PrepareMemory(s, masked, imm8, base, addr_mask, &plan, &l);
+    if (st != TL_OK) {
+        return st;
+    }
+    if (!ProbeBatch(l, mem, true, fault_addr)) {
+        return TL_FAULT;
+    }
+    if (l.ncopy != 0) {
+        mem->write(mem->opaque, l.copy, l.ncopy, SourceReg(s, rs));
     }
     return TL_OK;
 }
@@ -837,21 +1434,21 @@ tl_status tl_exec_concat(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, u
     if (rd == 0) {
         return TL_OK;
     }
-    const uint8_t *src[2] = {SourceReg(s, rs1), SourceReg(s, rs2)};
-    IndexSource table[TL_MAX_MASKED_DIM];
-    unsigned count = 0;
-    for (unsigned n = 0; n < 2; ++n) {
-        for (uint32_t m = mask[n]; m != 0; m &= m - 1) {
-            table[count++] = {src[n], uint32_t(__builtin_ctz(m))};
-        }
-    }
-    uint8_t scratch[TL_REG_BYTES];
+    TL_UNINIT IndexRun runs[TL_MAX_MASKED_DIM];
+    uint32_t count = 0;
+    unsigned nruns = AddMaskRuns(runs, 0, SourceReg(s, rs1), mask[0], &count);
+    nruns = AddMaskRuns(runs, nruns, SourceReg(s, rs2), mask[1], &count);
+    TL_UNINIT uint8_t scratch[TL_REG_BYTES];
     const bool aliased = rd == rs1 || rd == rs2;
     uint8_t *dst = aliased ? scratch : s->reg[rd];
-    memset(dst, 0, TL_REG_BYTES);
-    GatherAlongDim(dst, view, block.esz, table, count);
+    if (count < view.size) {
+        BulkZero(dst, TL_REG_BYTES); /* result indices count .. Dd-1 */
+    } else {
+        BulkZero(dst + block.bytes, TL_REG_BYTES - block.bytes);
+    }
+    GatherAlongDim(dst, view, block.esz, runs, nruns);
     if (aliased) {
-        memcpy(s->reg[rd], scratch, TL_REG_BYTES);
+        BulkCopy(s->reg[rd], scratch, TL_REG_BYTES);
     }
     return TL_OK;
 }
@@ -877,17 +1474,15 @@ tl_status tl_exec_merge(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, un
     const uint32_t mask = CsrValue(s, TL_CSR_TMASK_CONCAT_1);
     const uint8_t *src1 = SourceReg(s, rs1);
     const uint8_t *src2 = SourceReg(s, rs2);
-    IndexSource table[TL_MAX_MASKED_DIM];
-    for (uint32_t t = 0; t < view.size; ++t) {
-        table[t] = {((mask >> t) & 1u) ? src1 : src2, t};
-    }
-    uint8_t scratch[TL_REG_BYTES];
+    TL_UNINIT IndexRun runs[TL_MAX_MASKED_DIM];
+    const unsigned nruns = MergeRuns(runs, src1, src2, mask, view.size);
+    TL_UNINIT uint8_t scratch[TL_REG_BYTES];
     const bool aliased = rd == rs1 || rd == rs2;
     uint8_t *dst = aliased ? scratch : s->reg[rd];
-    GatherAlongDim(dst, view, block.esz, table, view.size);
-    memset(dst + block.bytes, 0, TL_REG_BYTES - block.bytes);
+    GatherAlongDim(dst, view, block.esz, runs, nruns);
+    BulkZero(dst + block.bytes, TL_REG_BYTES - block.bytes);
     if (aliased) {
-        memcpy(s->reg[rd], scratch, TL_REG_BYTES);
+        BulkCopy(s->reg[rd], scratch, TL_REG_BYTES);
     }
     return TL_OK;
 }
@@ -939,10 +1534,13 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
     }
     const size_t da = d[a], db = d[b];
 
-    uint8_t in[TL_XPOSE_BYTES];
-    uint8_t out[TL_XPOSE_BYTES];
-    memcpy(in, SourceReg(s, rs1), TL_REG_BYTES);
-    memcpy(in + TL_REG_BYTES, SourceReg(s, rs2), TL_REG_BYTES);
+    TL_UNINIT uint8_t in[TL_XPOSE_BYTES];
+    TL_UNINIT uint8_t tmp[TL_XPOSE_BYTES];
+    BulkCopy(in, SourceReg(s, rs1), TL_REG_BYTES);
+    BulkCopy(in + TL_REG_BYTES, SourceReg(s, rs2), TL_REG_BYTES);
+    /* tlrs2 = tlrs1 + 1: the two halves are adjacent in the state, write the result there. */
+    const bool adjacent = rs1 != 0 && rs2 == rs1 + 1;
+    uint8_t *out = adjacent ? reinterpret_cast<uint8_t *>(s->reg) + size_t(rs1) * TL_REG_BYTES : tmp;
 
     const size_t inner_bits = inner * esz;
     if (inner_bits % 8 != 0) {
@@ -972,29 +1570,28 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
             }
         }
     } else {
+        /*
+         * For each (x, m): the Da x Db matrix of runs at
+         * in[((x*Da + p)*middle + m)*Db + q] goes to
+         * out[((x*Db + q)*middle + m)*Da + p], a 2-D transpose.
+         */
         const size_t run = inner_bits / 8;
-        const size_t step_p = middle * db * run; /* source distance between consecutive p */
-        DispatchRunBytes(run, [&](auto fixed) {
-            uint8_t *dst = out;
-            for (size_t x = 0; x < outer; ++x) {
-                for (size_t q = 0; q < db; ++q) {
-                    for (size_t m = 0; m < middle; ++m) {
-                        const uint8_t *src = in + ((x * da * middle + m) * db + q) * run;
-                        for (size_t p = 0; p < da; ++p) {
-                            CopyRun<decltype(fixed)::value>(dst, src, run);
-                            dst += run;
-                            src += step_p;
-                        }
-                    }
-                }
+        const size_t src_pitch = middle * db * run; /* between consecutive p */
+        const size_t dst_pitch = middle * da * run; /* between consecutive q */
+        for (size_t x = 0; x < outer; ++x) {
+            for (size_t m = 0; m < middle; ++m) {
+                Transpose2D(out + (x * db * middle + m) * da * run, dst_pitch,
+                            in + (x * da * middle + m) * db * run, src_pitch, da, db, run);
             }
-        });
+        }
     }
-    if (rs1 != 0) {
-        memcpy(s->reg[rs1], out, TL_REG_BYTES);
-    }
-    if (rs2 != 0) {
-        memcpy(s->reg[rs2], out + TL_REG_BYTES, TL_REG_BYTES);
+    if (!adjacent) {
+        if (rs1 != 0) {
+            BulkCopy(s->reg[rs1], out, TL_REG_BYTES);
+        }
+        if (rs2 != 0) {
+            BulkCopy(s->reg[rs2], out + TL_REG_BYTES, TL_REG_BYTES);
+        }
     }
     return TL_OK;
 }
@@ -1042,10 +1639,10 @@ tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs
         return TL_OK;
     }
     const uint8_t *src = SourceReg(s, rs);
-    uint8_t scratch[TL_REG_BYTES];
+    TL_UNINIT uint8_t scratch[TL_REG_BYTES];
     uint8_t *dst = rd == rs ? scratch : s->reg[rd];
     if (valid[0] == block.dim[0] && valid[1] == block.dim[1] && valid[2] == block.dim[2]) {
-        memcpy(dst, src, block.bytes);
+        BulkCopy(dst, src, block.bytes);
     } else {
         FillElements(dst, block.bytes, PadValue(type, pad), block.esz);
         for (uint32_t i = 0; i < valid[0]; ++i) {
@@ -1055,9 +1652,9 @@ tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs
             }
         }
     }
-    memset(dst + block.bytes, 0, TL_REG_BYTES - block.bytes);
+    BulkZero(dst + block.bytes, TL_REG_BYTES - block.bytes);
     if (dst == scratch) {
-        memcpy(s->reg[rd], scratch, TL_REG_BYTES);
+        BulkCopy(s->reg[rd], scratch, TL_REG_BYTES);
     }
     return TL_OK;
 }

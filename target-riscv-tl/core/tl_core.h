@@ -117,6 +117,40 @@ tl_status tl_exec_store(const tl_state *s, unsigned rs, bool masked, int32_t imm
                         uint64_t base, uint64_t addr_mask, const tl_mem_if *mem,
                         uint64_t *fault_addr);
 
+/*
+ * The same instructions with a batched memory interface: each callback gets
+ * all ranges of the instruction at once, so a strided access costs one call
+ * per step instead of one per slice.  The ranges are those the single-range
+ * interface would see, in the same (scan) order: probe gets the ranges
+ * merged by memory adjacency and must stop at the first range with a fault
+ * (*fault_addr = the lowest faulting byte of that range); read/write get the
+ * ranges merged by memory and register adjacency, `reg` being the offset of
+ * a range in the register (dst/src is the whole 1024-byte register).
+ */
+typedef struct tl_mem_range {
+    uint64_t addr;
+    uint32_t len;
+    uint32_t reg;
+} tl_mem_range;
+
+/* At most 32 slices, each split in two at the top of the address space. */
+#define TL_MEM_MAX_RANGES 64
+
+typedef struct tl_mem_batch_if {
+    void *opaque;
+    bool (*probe)(void *opaque, const tl_mem_range *ranges, unsigned count, bool is_store,
+                  uint64_t *fault_addr);
+    void (*read)(void *opaque, const tl_mem_range *ranges, unsigned count, uint8_t *dst);
+    void (*write)(void *opaque, const tl_mem_range *ranges, unsigned count, const uint8_t *src);
+} tl_mem_batch_if;
+
+tl_status tl_exec_load_batch(tl_state *s, unsigned rd, bool masked, int32_t imm8,
+                             uint64_t base, uint64_t addr_mask, const tl_mem_batch_if *mem,
+                             uint64_t *fault_addr);
+tl_status tl_exec_store_batch(const tl_state *s, unsigned rs, bool masked, int32_t imm8,
+                              uint64_t base, uint64_t addr_mask, const tl_mem_batch_if *mem,
+                              uint64_t *fault_addr);
+
 /* ---- register instructions ---- */
 tl_status tl_exec_concat(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2);
 tl_status tl_exec_merge(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2);

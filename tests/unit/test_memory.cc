@@ -46,12 +46,11 @@ TEST_F(MemoryTest, LoadCopiesTheBlockAndZeroesTheRestOfTheRegister)
     ASSERT_EQ(Load(5, false, 0, 0x1000), TL_OK);
     EXPECT_EQ(Reg(5, 32), Range(0x40, 32));
     EXPECT_TRUE(RegIsAll(5, 0, 32));
-    /* Default pitch = W = S: one contiguous slice after another. */
-    const std::vector<Call> expected = {
-        {'P', 0x1000, 8, false}, {'P', 0x1008, 8, false}, {'P', 0x1010, 8, false},
-        {'P', 0x1018, 8, false}, {'R', 0x1000, 8, false}, {'R', 0x1008, 8, false},
-        {'R', 0x1010, 8, false}, {'R', 0x1018, 8, false},
-    };
+    /*
+     * Default pitch = W = S: one contiguous slice after another, in memory
+     * and in the register, so the core makes one probe and one read.
+     */
+    const std::vector<Call> expected = {{'P', 0x1000, 32, false}, {'R', 0x1000, 32, false}};
     EXPECT_EQ(mem.calls, expected);
 }
 
@@ -78,10 +77,10 @@ TEST_F(MemoryTest, MloadMask0xCCSelectsSlices2367)
     EXPECT_EQ(s()->reg[1][2 * 128 + 5], 0x35);
     EXPECT_EQ(s()->reg[1][7 * 128 + 127], 0x8F);
     EXPECT_EQ(s()->reg[1][128], 0x00);
+    /* Slices 2-3 and 6-7 are adjacent pairs: one range each. */
     const std::vector<Call> expected = {
-        {'P', 0x1100, 128, false}, {'P', 0x1180, 128, false}, {'P', 0x1300, 128, false},
-        {'P', 0x1380, 128, false}, {'R', 0x1100, 128, false}, {'R', 0x1180, 128, false},
-        {'R', 0x1300, 128, false}, {'R', 0x1380, 128, false},
+        {'P', 0x1100, 256, false}, {'P', 0x1300, 256, false},
+        {'R', 0x1100, 256, false}, {'R', 0x1300, 256, false},
     };
     EXPECT_EQ(mem.calls, expected);
 }
@@ -250,7 +249,7 @@ TEST_F(MemoryTest, SliceSplitAtTheTopOfA32BitAddressSpace)
 TEST_F(MemoryTest, SliceAddressesWrapAndAreReducedToXlen)
 {
     SetShape(2, 1, 4);
-    /* Slice 0 ends exactly at the top, slice 1 starts at 0: no split. */
+    /* Slice 0 ends exactly at the top, slice 1 starts at 0: no split, and no merge across the top. */
     ASSERT_EQ(Load(1, false, 0, 0xFFFFFFFC, kMask32), TL_OK);
     std::vector<Call> expected = {
         {'P', 0xFFFFFFFC, 4, false}, {'P', 0x0, 4, false},
@@ -260,8 +259,7 @@ TEST_F(MemoryTest, SliceAddressesWrapAndAreReducedToXlen)
     /* An XLEN=32 base above 4 GiB is reduced modulo 2^32. */
     mem.calls.clear();
     ASSERT_EQ(Load(1, false, 0, 0x100000010ull, kMask32), TL_OK);
-    expected = {{'P', 0x10, 4, false}, {'P', 0x14, 4, false},
-                {'R', 0x10, 4, false}, {'R', 0x14, 4, false}};
+    expected = {{'P', 0x10, 8, false}, {'R', 0x10, 8, false}};
     EXPECT_EQ(mem.calls, expected);
     /* A negative immediate below address 0 wraps to the top. */
     mem.calls.clear();
@@ -297,7 +295,8 @@ TEST_F(MemoryTest, LoadFaultReportsFirstFaultingByteAndChangesNothing)
     for (const Call &c : mem.calls) {
         EXPECT_EQ(c.kind, 'P') << "no access before every probe succeeded";
     }
-    EXPECT_EQ(mem.calls.size(), 3u) << "probing stops at the fault";
+    /* The four adjacent slices are probed as one range, which reports the first bad byte. */
+    EXPECT_EQ(mem.calls.size(), 1u) << "probing stops at the fault";
 }
 
 TEST_F(MemoryTest, FaultAddressIsTheLowestForbiddenByteOfTheSlice)
@@ -342,14 +341,74 @@ TEST_F(MemoryTest, LoadToTl0StillProbesAndReadsButKeepsTl0Zero)
     mem.Poke(0x100, Range(1, 8));
     ASSERT_EQ(Load(0, false, 0, 0x100), TL_OK);
     EXPECT_TRUE(RegIsAll(0, 0));
-    const std::vector<Call> expected = {
-        {'P', 0x100, 4, false}, {'P', 0x104, 4, false},
-        {'R', 0x100, 4, false}, {'R', 0x104, 4, false},
-    };
+    const std::vector<Call> expected = {{'P', 0x100, 8, false}, {'R', 0x100, 8, false}};
     EXPECT_EQ(mem.calls, expected);
     mem.Forbid(0x104, 0x104);
     EXPECT_EQ(Load(0, false, 0, 0x100), TL_FAULT);
     EXPECT_EQ(fault, 0x104u);
+}
+
+/* ---- which ranges are merged into one callback ---- */
+
+TEST_F(MemoryTest, OverlappingSlicesAreNeverMerged)
+{
+    /* P = 2 < W = 4: each slice is its own range, in slice order. */
+    SetShape(3, 1, 4);
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 2);
+    ASSERT_EQ(Store(1, false, 0, 0x100), TL_OK);
+    const std::vector<Call> expected = {
+        {'P', 0x100, 4, true}, {'P', 0x102, 4, true}, {'P', 0x104, 4, true},
+        {'W', 0x100, 4, true}, {'W', 0x102, 4, true}, {'W', 0x104, 4, true},
+    };
+    EXPECT_EQ(mem.calls, expected);
+}
+
+TEST_F(MemoryTest, NarrowSlicesMergeProbesButNotRegisterCopies)
+{
+    /* W = P = 4 < S = 8: adjacent in memory, not in the register. */
+    SetShape(2, 1, 8);
+    Csr(TL_CSR_TMASK_LOAD_WIDTH, 4);
+    mem.Poke(0x100, Range(1, 8));
+    ASSERT_EQ(Load(1, false, 0, 0x100), TL_OK);
+    EXPECT_EQ(Reg(1, 16), (Bytes{1, 2, 3, 4, 0, 0, 0, 0, 5, 6, 7, 8, 0, 0, 0, 0}));
+    const std::vector<Call> expected = {
+        {'P', 0x100, 8, false}, {'R', 0x100, 4, false}, {'R', 0x104, 4, false}};
+    EXPECT_EQ(mem.calls, expected);
+}
+
+TEST_F(MemoryTest, MaskedSlicesAdjacentInMemoryMergeOnlyTheProbe)
+{
+    /* P = W / 2 and mask 0b101: slices 0 and 2 touch in memory, not in the register. */
+    SetShape(3, 1, 4);
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 2);
+    Csr(TL_CSR_TMASK_LS, 0b101);
+    mem.Poke(0x200, Range(1, 8));
+    ASSERT_EQ(Load(1, true, 0, 0x200), TL_OK);
+    EXPECT_EQ(Reg(1, 12), (Bytes{1, 2, 3, 4, 0, 0, 0, 0, 5, 6, 7, 8}));
+    const std::vector<Call> expected = {
+        {'P', 0x200, 8, false}, {'R', 0x200, 4, false}, {'R', 0x204, 4, false}};
+    EXPECT_EQ(mem.calls, expected);
+}
+
+TEST_F(MemoryTest, MaskGapsSplitRanges)
+{
+    SetShape(4, 1, 4);
+    Csr(TL_CSR_TMASK_LS, 0b1101);
+    ASSERT_EQ(Store(1, true, 0, 0x300), TL_OK);
+    const std::vector<Call> expected = {
+        {'P', 0x300, 4, true}, {'P', 0x308, 8, true}, {'W', 0x300, 4, true}, {'W', 0x308, 8, true}};
+    EXPECT_EQ(mem.calls, expected);
+}
+
+TEST_F(MemoryTest, MergedRangesStopAtTheTopOfTheAddressSpace)
+{
+    /* XLEN = 32, base 0xFFFFFFF8, 4 slices of 4: [..FFF8, ..FFFC) + [..FFFC, top] | [0, 4) + [4, 8). */
+    SetShape(4, 1, 4);
+    ASSERT_EQ(Load(1, false, 0, 0xFFFFFFF8, kMask32), TL_OK);
+    const std::vector<Call> expected = {
+        {'P', 0xFFFFFFF8, 8, false}, {'P', 0x0, 8, false},
+        {'R', 0xFFFFFFF8, 8, false}, {'R', 0x0, 8, false}};
+    EXPECT_EQ(mem.calls, expected);
 }
 
 /* ---- stores ---- */
@@ -361,10 +420,7 @@ TEST_F(MemoryTest, StoreWritesEachSliceAndNothingElse)
     ASSERT_EQ(Store(1, false, 0, 0x7000), TL_OK);
     EXPECT_EQ(mem.Peek(0x7000, 8), Range(1, 8));
     EXPECT_EQ(mem.Stored(), 8u);
-    const std::vector<Call> expected = {
-        {'P', 0x7000, 4, true}, {'P', 0x7004, 4, true},
-        {'W', 0x7000, 4, true}, {'W', 0x7004, 4, true},
-    };
+    const std::vector<Call> expected = {{'P', 0x7000, 8, true}, {'W', 0x7000, 8, true}};
     EXPECT_EQ(mem.calls, expected);
 }
 
@@ -425,8 +481,7 @@ TEST_F(MemoryTest, StoreFaultWritesNothing)
     ASSERT_EQ(Store(1, false, 0, 0xA000), TL_FAULT);
     EXPECT_EQ(fault, 0xA009u);
     EXPECT_EQ(mem.Stored(), 0u);
-    const std::vector<Call> expected = {
-        {'P', 0xA000, 4, true}, {'P', 0xA004, 4, true}, {'P', 0xA008, 4, true}};
+    const std::vector<Call> expected = {{'P', 0xA000, 12, true}};
     EXPECT_EQ(mem.calls, expected);
 }
 
