@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Prints the `make bench` table from the raw outputs of the benchmark programs.
+
+Usage: report.py DIR   (DIR holds host_memcpy.N.txt, tl_insn.N.txt,
+kernels_rv.N.txt, kernels_host.N.txt, baremetal.N.txt for runs N = 1, 2, ...)
+
+Every program already reports the median of 7 samples; with several runs the
+median over runs is taken for each figure.  Ratios compare figures of the
+same `make bench` invocation.  Targets are printed next to the ratios, never
+asserted.
+"""
+import glob
+import os
+import statistics
+import sys
+
+
+def runs(d, prog):
+    return sorted(glob.glob(os.path.join(d, f"{prog}.*.txt")))
+
+
+def per_insn(d, prog):
+    """name -> (bytes_per_s, ns) medians over runs, from 'name bps ns' lines."""
+    acc = {}
+    for f in runs(d, prog):
+        for line in open(f):
+            p = line.split()
+            if len(p) == 3:
+                acc.setdefault(p[0], []).append((float(p[1]), float(p[2])))
+    return {k: (statistics.median(x for x, _ in v), statistics.median(y for _, y in v))
+            for k, v in acc.items()}
+
+
+def baremetal(d):
+    """name -> (bytes_per_s, ns) from 'name bytes ops ticks' lines and the timebase."""
+    acc = {}
+    for f in runs(d, "baremetal"):
+        rows, hz = [], None
+        for line in open(f):
+            p = line.split()
+            if len(p) == 2 and p[0] == "timebase":
+                hz = int(p[1])
+            elif len(p) == 4 and p[1].isdigit():
+                rows.append((p[0], int(p[1]), int(p[2]), int(p[3])))
+        if not hz:
+            continue
+        for name, nbytes, ops, ticks in rows:
+            ns = ticks * 1e9 / hz / ops
+            acc.setdefault(name, []).append((nbytes * 1e9 / ns, ns))
+    return {k: (statistics.median(x for x, _ in v), statistics.median(y for _, y in v))
+            for k, v in acc.items()}
+
+
+def kernels(d, prog):
+    """name -> (bytes, tl_ns or None, plain_ns, check)."""
+    acc = {}
+    for f in runs(d, prog):
+        for line in open(f):
+            p = line.split()
+            if len(p) == 6 and p[0] == "kernel":
+                tl = None if p[3] == "-" else float(p[3])
+                acc.setdefault(p[1], []).append((int(p[2]), tl, float(p[4]), p[5]))
+    out = {}
+    for k, v in acc.items():
+        tls = [x[1] for x in v if x[1] is not None]
+        checks = {x[3] for x in v}
+        out[k] = (v[0][0], statistics.median(tls) if tls else None,
+                  statistics.median(x[2] for x in v),
+                  "MISMATCH" if "MISMATCH" in checks else ("ok" if "ok" in checks else "-"))
+    return out
+
+
+def gbs(bps):
+    return f"{bps / 1e9:8.2f}"
+
+
+def verdict(ok):
+    return "met" if ok else "NOT MET"
+
+
+def main():
+    d = sys.argv[1]
+    host = per_insn(d, "host_memcpy")
+    user = per_insn(d, "tl_insn")
+    system = baremetal(d)
+    krv = kernels(d, "kernels_rv")
+    khost = kernels(d, "kernels_host")
+    nruns = len(runs(d, "tl_insn"))
+    print(f"Figures: median of 7 samples per program run, median over {nruns} run(s).")
+    print()
+
+    print("== 1. Per-instruction throughput under qemu-riscv64 vs host memcpy (in-cache) ==")
+    print(f"{'figure':<26} {'GB/s':>8} {'ns/insn':>9}  {'ratio':>22}  {'target':>8}  result")
+    m1 = host.get("host_memcpy_1024")
+    m2 = host.get("host_memcpy_2048")
+    if m1:
+        print(f"{'host memcpy 1 KiB':<26} {gbs(m1[0])} {m1[1]:9.1f}  {'(reference)':>22}")
+    if m2:
+        print(f"{'host memcpy 2 KiB':<26} {gbs(m2[0])} {m2[1]:9.1f}  {'(reference)':>22}")
+    rows = [
+        ("tl.load 1 KiB", "tl.load_1k", m1, 0.5),
+        ("tl.store 1 KiB", "tl.store_1k", m1, 0.5),
+        ("tl.load+store 1 KiB", "tl.load+store_1k", m1, None),
+        ("tl.load 1 KiB pitch 256", "tl.load_1k_pitch256", m1, None),
+        ("tl.xpose 2 KiB", "tl.xpose_2k", m2, None),
+        ("tl.concat.2 1 KiB", "tl.concat.2_1k", m1, None),
+        ("tl.concat.0 1 KiB", "tl.concat.0_1k", m1, None),
+    ]
+    for label, key, ref, target in rows:
+        if key not in user or not ref:
+            continue
+        r = user[key][0] / ref[0]
+        t = f">= {target:.2f}" if target else ""
+        res = verdict(r >= target) if target else ""
+        print(f"{label:<26} {gbs(user[key][0])} {user[key][1]:9.1f}  {r:8.3f} of host memcpy  {t:>8}  {res}")
+    print()
+    print("   TL vs the same work in scalar riscv64 code under the same qemu-riscv64:")
+    pairs = [
+        ("tl.xpose 2 KiB", "tl.xpose_2k", "scalar permute 2 KiB", "scalar_xpose_2k", 10.0),
+        ("tl.concat.2 1 KiB", "tl.concat.2_1k", "scalar concat 1 KiB", "scalar_concat2_1k", None),
+        ("tl.load+store 1 KiB", "tl.load+store_1k", "scalar copy loop 1 KiB", "scalar_copy_1k", None),
+        ("tl.load+store 1 KiB", "tl.load+store_1k", "glibc memcpy 1 KiB", "scalar_memcpy_1k", None),
+    ]
+    print(f"{'TL':<22} {'ns':>8}   {'scalar':<24} {'ns':>9}  {'speed-up':>8}  {'target':>7}  result")
+    for tl_label, tk, sc_label, sk, target in pairs:
+        if tk not in user or sk not in user:
+            continue
+        tn, sn = user[tk][1], user[sk][1]
+        # per byte: the scalar op may move a different number of bytes per op
+        sp = (user[tk][0]) / (user[sk][0])
+        t = f">= {target:.0f}x" if target else ""
+        res = verdict(sp >= target) if target else ""
+        print(f"{tl_label:<22} {tn:8.1f}   {sc_label:<24} {sn:9.1f}  {sp:7.2f}x  {t:>7}  {res}")
+    print()
+
+    print("== 2. ML kernels (int8): TL vs plain scalar C++, both under qemu-riscv64, vs plain C++ native ==")
+    print(f"{'kernel':<36} {'out KiB':>7} {'TL us':>9} {'scalar us':>10} {'native us':>10}"
+          f"  {'TL/scalar':>9} {'(>=5x)':>7}  {'native/TL':>9} {'(>=0.5)':>7}  check")
+    for k, (nbytes, tl, pl, chk) in krv.items():
+        nat = khost.get(k, (0, None, None, "-"))[2]
+        sp = pl / tl if tl else float("nan")
+        nv = nat / tl if (tl and nat) else float("nan")
+        print(f"{k:<36} {nbytes / 1024:7.0f} {tl / 1e3 if tl else float('nan'):9.1f} {pl / 1e3:10.1f} "
+              f"{nat / 1e3 if nat else float('nan'):10.1f}  {sp:8.2f}x {verdict(sp >= 5):>7}  "
+              f"{nv:9.2f} {verdict(nv >= 0.5):>7}  {chk}")
+    print()
+
+    print("== 3. qemu-system-riscv64 (bare metal, M-mode) vs qemu-riscv64 (user mode) ==")
+    print(f"{'figure':<26} {'user GB/s':>10} {'system GB/s':>12}  {'system/user':>11}  {'target':>7}  result")
+    for label, key, target in [("tl.load 1 KiB", "tl.load_1k", 0.5), ("tl.store 1 KiB", "tl.store_1k", 0.5),
+                               ("tl.load+store 1 KiB", "tl.load+store_1k", None),
+                               ("tl.load 1 KiB pitch 256", "tl.load_1k_pitch256", None),
+                               ("scalar copy loop 1 KiB", "scalar_copy_1k", None)]:
+        if key not in user or key not in system:
+            continue
+        r = system[key][0] / user[key][0]
+        t = f">= {target:.2f}" if target else ""
+        res = verdict(r >= target) if target else ""
+        print(f"{label:<26} {gbs(user[key][0]):>10} {gbs(system[key][0]):>12}  {r:11.3f}  {t:>7}  {res}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# make bench: builds QEMU (incrementally) and the benchmark programs of bench/,
+# runs them BENCH_RUNS times (default 3) and prints the table of figures:
+#  1. per-instruction throughput under qemu-riscv64 vs host memcpy of 1 KiB;
+#  2. ML kernels: TL vs plain scalar C++ under qemu-riscv64 vs plain C++ native;
+#  3. tl.load / tl.store under qemu-system-riscv64 (bare metal) vs user mode.
+# Every figure is the median of 7 samples (median over the runs as well).
+# Figures are printed, never asserted; this is not part of make check.
+# Raw outputs stay in $BUILD_DIR/bench/raw.  docs/performance.md explains them.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tl_load_config
+need_tool gcc build-essential
+need_tool g++ build-essential
+need_tool python3 python3
+need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
+need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
+need_tool riscv64-unknown-elf-gcc gcc-riscv64-unknown-elf
+
+runs=${BENCH_RUNS:-3}
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer (got '$runs')"
+
+"$TL_REPO/scripts/build-qemu.sh"
+qemu_user="$BUILD_DIR/qemu/qemu-riscv64"
+qemu_system="$BUILD_DIR/qemu/qemu-system-riscv64"
+
+src="$TL_REPO/bench"
+out="$BUILD_DIR/bench"
+raw="$out/raw"
+mkdir -p "$out"
+rm -rf "$raw" && mkdir -p "$raw"
+
+# build <output> <compiler and flags...> <sources...>: rebuilt when a bench/,
+# include/tl/ or kernels/ file is newer than the output.
+deps=("$src"/*.h "$src"/*.c "$src"/*.cpp "$src"/baremetal/* "$TL_REPO"/include/tl/* "$TL_REPO"/kernels/*.hpp)
+build() {
+    local bin=$1 f; shift
+    if [ -x "$bin" ]; then
+        local stale=0
+        for f in "${deps[@]}"; do [ "$f" -nt "$bin" ] && stale=1 && break; done
+        [ "$stale" -eq 1 ] || return 0
+    fi
+    "$@" -o "$bin.tmp" >"$bin.log" 2>&1 || { cat "$bin.log" >&2; die "cannot build $bin (log: $bin.log)"; }
+    mv "$bin.tmp" "$bin"
+}
+log "building the benchmark programs in $out"
+build "$out/host_memcpy" gcc -O2 -I"$src" "$src/host_memcpy.c"
+build "$out/kernels_host" g++ -std=c++17 -O2 -I"$src" "$src/kernels.cpp"
+build "$out/tl_insn" riscv64-linux-gnu-gcc -O2 -static -I"$TL_REPO/include" -I"$src" "$src/tl_insn.c"
+build "$out/kernels_rv" riscv64-linux-gnu-g++ -std=c++17 -O2 -static \
+    -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src" "$src/kernels.cpp"
+build "$out/baremetal.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
+    -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$src" \
+    -T "$src/baremetal/link.ld" "$src/baremetal/start.S" "$src/baremetal/baremetal.c"
+
+# run <name> <n> <command...>: the program's output into $raw/<name>.<n>.txt
+run() {
+    local name=$1 n=$2; shift 2
+    if ! timeout 600 "$@" >"$raw/$name.$n.txt" 2>"$raw/$name.$n.err"; then
+        cat "$raw/$name.$n.err" >&2
+        die "benchmark $name failed (run $n): $*"
+    fi
+}
+for n in $(seq 1 "$runs"); do
+    log "run $n of $runs"
+    run host_memcpy "$n" "$out/host_memcpy"
+    run tl_insn "$n" "$qemu_user" -cpu rv64,xtl=on "$out/tl_insn"
+    run kernels_host "$n" "$out/kernels_host"
+    run kernels_rv "$n" "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv"
+    run baremetal "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -bios none \
+        -nographic -monitor none -serial stdio -display none -kernel "$out/baremetal.elf"
+    grep -q '^done' "$raw/baremetal.$n.txt" || die "the bare-metal benchmark did not finish (see $raw/baremetal.$n.txt)"
+done
+
+mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+echo "TL-QEMU benchmark: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem RAM; QEMU $(sed -n 1p "$BUILD_DIR/patched-qemu/VERSION" 2>/dev/null)"
+python3 "$src/report.py" "$raw"
