@@ -886,49 +886,60 @@ bool MultiplyIntegerFast(ElemType type, uint8_t *dst, const uint8_t *src, uint64
     return false;
 }
 
+/*
+ * The arithmetic of one element type: an integer type saturates to
+ * [0, 2^bits - 1], a float type rounds once in its format (tl_float.h).
+ */
+template <unsigned kBits>
+struct IntegerElements {
+    static constexpr unsigned kElementBits = kBits;
+    static uint32_t Add(uint32_t v, int32_t imm) { return SaturatingAdd<kBits>(v, imm); }
+    static uint32_t Multiply(uint32_t v, uint64_t scalar, const tl::fp::Unpacked &)
+    {
+        return SaturatingMul<kBits>(v, scalar);
+    }
+};
+
+template <const tl::fp::FloatFormat &F, unsigned kBits>
+struct FloatElements {
+    static constexpr unsigned kElementBits = kBits;
+    static uint32_t Add(uint32_t v, int32_t imm) { return tl::fp::AddInteger<F>(v, imm); }
+    static uint32_t Multiply(uint32_t v, uint64_t, const tl::fp::Unpacked &scalar)
+    {
+        return tl::fp::MultiplyBy<F>(v, scalar);
+    }
+};
+
+/* Calls visit(Elements{}) with the arithmetic of a valid element type. */
+template <class Visit>
+void VisitElementType(ElemType type, Visit visit)
+{
+    using namespace tl::fp;
+    switch (type) {
+    case ElemType::kInt4: visit(IntegerElements<4>{}); break;
+    case ElemType::kInt8: visit(IntegerElements<8>{}); break;
+    case ElemType::kInt16: visit(IntegerElements<16>{}); break;
+    case ElemType::kInt32: visit(IntegerElements<32>{}); break;
+    case ElemType::kE2M1: visit(FloatElements<kE2M1, 4>{}); break;
+    case ElemType::kE4M3: visit(FloatElements<kE4M3, 8>{}); break;
+    case ElemType::kE5M2: visit(FloatElements<kE5M2, 8>{}); break;
+    case ElemType::kE3M4: visit(FloatElements<kE3M4, 8>{}); break;
+    case ElemType::kFp16: visit(FloatElements<kFp16, 16>{}); break;
+    case ElemType::kBf16: visit(FloatElements<kBf16, 16>{}); break;
+    case ElemType::kFp32: visit(FloatElements<kFp32, 32>{}); break;
+    case ElemType::kInvalid: break;
+    }
+}
+
 void AddImmediate(ElemType type, uint8_t *dst, const uint8_t *src, int32_t imm)
 {
     if (AddIntegerFast(type, dst, src, imm)) {
         return;
     }
-    using namespace tl::fp;
-    switch (type) {
-    case ElemType::kInt4:
-        MapElements<4>(dst, src, [imm](uint32_t v) { return SaturatingAdd<4>(v, imm); });
-        break;
-    case ElemType::kInt8:
-        MapElements<8>(dst, src, [imm](uint32_t v) { return SaturatingAdd<8>(v, imm); });
-        break;
-    case ElemType::kInt16:
-        MapElements<16>(dst, src, [imm](uint32_t v) { return SaturatingAdd<16>(v, imm); });
-        break;
-    case ElemType::kInt32:
-        MapElements<32>(dst, src, [imm](uint32_t v) { return SaturatingAdd<32>(v, imm); });
-        break;
-    case ElemType::kE2M1:
-        MapElements<4>(dst, src, [imm](uint32_t v) { return AddInteger<kE2M1>(v, imm); });
-        break;
-    case ElemType::kE4M3:
-        MapElements<8>(dst, src, [imm](uint32_t v) { return AddInteger<kE4M3>(v, imm); });
-        break;
-    case ElemType::kE5M2:
-        MapElements<8>(dst, src, [imm](uint32_t v) { return AddInteger<kE5M2>(v, imm); });
-        break;
-    case ElemType::kE3M4:
-        MapElements<8>(dst, src, [imm](uint32_t v) { return AddInteger<kE3M4>(v, imm); });
-        break;
-    case ElemType::kFp16:
-        MapElements<16>(dst, src, [imm](uint32_t v) { return AddInteger<kFp16>(v, imm); });
-        break;
-    case ElemType::kBf16:
-        MapElements<16>(dst, src, [imm](uint32_t v) { return AddInteger<kBf16>(v, imm); });
-        break;
-    case ElemType::kFp32:
-        MapElements<32>(dst, src, [imm](uint32_t v) { return AddInteger<kFp32>(v, imm); });
-        break;
-    case ElemType::kInvalid:
-        break;
-    }
+    VisitElementType(type, [&](auto elements) {
+        using E = decltype(elements);
+        MapElements<E::kElementBits>(dst, src, [imm](uint32_t v) { return E::Add(v, imm); });
+    });
 }
 
 void MultiplyScalar(ElemType type, uint8_t *dst, const uint8_t *src, uint64_t scalar)
@@ -936,45 +947,13 @@ void MultiplyScalar(ElemType type, uint8_t *dst, const uint8_t *src, uint64_t sc
     if (MultiplyIntegerFast(type, dst, src, scalar)) {
         return;
     }
-    using namespace tl::fp;
-    const Unpacked f = Unpack<kFp32>(uint32_t(scalar));
-    switch (type) {
-    case ElemType::kInt4:
-        MapElements<4>(dst, src, [scalar](uint32_t v) { return SaturatingMul<4>(v, scalar); });
-        break;
-    case ElemType::kInt8:
-        MapElements<8>(dst, src, [scalar](uint32_t v) { return SaturatingMul<8>(v, scalar); });
-        break;
-    case ElemType::kInt16:
-        MapElements<16>(dst, src, [scalar](uint32_t v) { return SaturatingMul<16>(v, scalar); });
-        break;
-    case ElemType::kInt32:
-        MapElements<32>(dst, src, [scalar](uint32_t v) { return SaturatingMul<32>(v, scalar); });
-        break;
-    case ElemType::kE2M1:
-        MapElements<4>(dst, src, [&f](uint32_t v) { return MultiplyBy<kE2M1>(v, f); });
-        break;
-    case ElemType::kE4M3:
-        MapElements<8>(dst, src, [&f](uint32_t v) { return MultiplyBy<kE4M3>(v, f); });
-        break;
-    case ElemType::kE5M2:
-        MapElements<8>(dst, src, [&f](uint32_t v) { return MultiplyBy<kE5M2>(v, f); });
-        break;
-    case ElemType::kE3M4:
-        MapElements<8>(dst, src, [&f](uint32_t v) { return MultiplyBy<kE3M4>(v, f); });
-        break;
-    case ElemType::kFp16:
-        MapElements<16>(dst, src, [&f](uint32_t v) { return MultiplyBy<kFp16>(v, f); });
-        break;
-    case ElemType::kBf16:
-        MapElements<16>(dst, src, [&f](uint32_t v) { return MultiplyBy<kBf16>(v, f); });
-        break;
-    case ElemType::kFp32:
-        MapElements<32>(dst, src, [&f](uint32_t v) { return MultiplyBy<kFp32>(v, f); });
-        break;
-    case ElemType::kInvalid:
-        break;
-    }
+    /* For float types x[rs2][31:0] is a binary32 bit pattern. */
+    const tl::fp::Unpacked f = tl::fp::Unpack<tl::fp::kFp32>(uint32_t(scalar));
+    VisitElementType(type, [&](auto elements) {
+        using E = decltype(elements);
+        MapElements<E::kElementBits>(dst, src,
+                                     [scalar, &f](uint32_t v) { return E::Multiply(v, scalar, f); });
+    });
 }
 
 /* ---- memory ---- */
