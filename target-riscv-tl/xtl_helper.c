@@ -12,6 +12,7 @@
 #include "exec/exec-all.h"
 #include "exec/cpu_ldst.h"
 #include "exec/helper-proto.h"
+#include "core/tl_copy.h"
 #ifndef CONFIG_USER_ONLY
 #include "exec/memory.h"
 #include "qemu/rcu.h"
@@ -102,17 +103,6 @@ static inline uint8_t *xtl_cached_host(XtlMemAccess *m, uint64_t addr)
         }
     }
     return NULL;
-}
-
-/*
- * memcpy through the C library: GCC expands a copy whose size it knows to be
- * at most a page as `rep movs`, several times slower on current x86 hosts
- * than the library's vector code for the 64 B - 1 KiB copies TL makes.
- */
-static inline void xtl_memcpy(void *dst, const void *src, size_t n)
-{
-    __asm__("" : "+r"(n));
-    memcpy(dst, src, n);
 }
 
 static uint32_t xtl_page_chunk(uint64_t addr, uint32_t len)
@@ -249,7 +239,7 @@ static void xtl_mem_read(void *opaque, uint64_t addr, void *dst, uint32_t len)
             host = xtl_ram_ptr(m, addr, chunk, MMU_DATA_LOAD);
         }
         if (host) {
-            xtl_memcpy(out, host, chunk);
+            tl_bulk_copy(out, host, chunk);
         } else {
             /* MMIO, watchpoints, ...: byte accesses through the softmmu. */
             for (uint32_t i = 0; i < chunk; i++) {
@@ -276,7 +266,7 @@ static void xtl_mem_write(void *opaque, uint64_t addr, const void *src, uint32_t
             host = xtl_ram_ptr(m, addr, chunk, MMU_DATA_STORE);
         }
         if (host) {
-            xtl_memcpy(host, in, chunk);
+            tl_bulk_copy(host, in, chunk);
         } else {
             for (uint32_t i = 0; i < chunk; i++) {
                 cpu_stb_mmuidx_ra(m->env, adjust_addr(m->env, addr + i), in[i],
@@ -290,42 +280,6 @@ static void xtl_mem_write(void *opaque, uint64_t addr, const void *src, uint32_t
 }
 
 /* ---- the batched interface: all ranges of the instruction in one call ---- */
-
-/* A copy between guest RAM and a TL register (never overlapping); short runs inline. */
-static inline void xtl_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
-{
-    if (n > 32) {
-        xtl_memcpy(dst, src, n);
-    } else if (n >= 16) {
-        uint8_t a[16], b[16];
-
-        memcpy(a, src, 16);
-        memcpy(b, src + n - 16, 16);
-        memcpy(dst, a, 16);
-        memcpy(dst + n - 16, b, 16);
-    } else if (n >= 8) {
-        uint64_t a, b;
-
-        memcpy(&a, src, 8);
-        memcpy(&b, src + n - 8, 8);
-        memcpy(dst, &a, 8);
-        memcpy(dst + n - 8, &b, 8);
-    } else if (n >= 4) {
-        uint32_t a, b;
-
-        memcpy(&a, src, 4);
-        memcpy(&b, src + n - 4, 4);
-        memcpy(dst, &a, 4);
-        memcpy(dst + n - 4, &b, 4);
-    } else if (n != 0) {
-        /* 1 to 3 bytes, without a loop (which GCC would turn into a memcpy call). */
-        uint8_t first = src[0], mid = src[n / 2], last = src[n - 1];
-
-        dst[0] = first;
-        dst[n / 2] = mid;
-        dst[n - 1] = last;
-    }
-}
 
 static bool xtl_mem_probe_batch(void *opaque, const tl_mem_range *r, unsigned count,
                                 bool is_store, uint64_t *fault_addr)
@@ -353,7 +307,7 @@ static void xtl_mem_read_batch(void *opaque, const tl_mem_range *r, unsigned cou
         uint8_t *host = xtl_cached_host(m, r[k].addr);
 
         if (host && r[k].len <= TARGET_PAGE_SIZE - (r[k].addr & ~TARGET_PAGE_MASK)) {
-            xtl_copy(dst + r[k].reg, host, r[k].len);
+            tl_copy_bytes(dst + r[k].reg, host, r[k].len);
         } else {
             xtl_mem_read(opaque, r[k].addr, dst + r[k].reg, r[k].len);
         }
@@ -369,7 +323,7 @@ static void xtl_mem_write_batch(void *opaque, const tl_mem_range *r, unsigned co
         uint8_t *host = xtl_cached_host(m, r[k].addr);
 
         if (host && r[k].len <= TARGET_PAGE_SIZE - (r[k].addr & ~TARGET_PAGE_MASK)) {
-            xtl_copy(host, src + r[k].reg, r[k].len);
+            tl_copy_bytes(host, src + r[k].reg, r[k].len);
         } else {
             xtl_mem_write(opaque, r[k].addr, src + r[k].reg, r[k].len);
         }

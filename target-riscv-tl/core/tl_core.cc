@@ -19,6 +19,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "tl_copy.h"
 #include "tl_float.h"
 
 /*
@@ -38,19 +39,9 @@
 namespace {
 
 /*
- * memcpy / memset of register-sized blocks through the C library.  GCC
- * expands a copy whose size is known or bounded (<= 1024 here) inline as
- * `rep movs` / `rep stos`, several times slower on current x86 hosts than
- * the library's vector code; hiding the size keeps the library call.
+ * memset of register-sized blocks through the C library (GCC would expand a
+ * bounded one as a slow `rep stos`; see tl_copy.h for copies).
  */
-inline void BulkCopy(void *dst, const void *src, size_t n)
-{
-#if defined(__GNUC__)
-    __asm__("" : "+r"(n));
-#endif
-    memcpy(dst, src, n);
-}
-
 inline void BulkZero(void *dst, size_t n)
 {
 #if defined(__GNUC__)
@@ -336,48 +327,7 @@ inline void DispatchRunBytes(size_t run_bytes, Body body)
     }
 }
 
-/*
- * memcpy / memset for short, run-time sizes (distinct buffers): two
- * overlapping fixed-size moves, which compile to plain loads and stores.
- * (A loop would be recognised as memcpy / memset and, its size being
- * bounded, expanded as a slow `rep movs` / `rep stos`.)
- */
-inline void CopyBytes(uint8_t *dst, const uint8_t *src, size_t n)
-{
-    if (n > 64) {
-        BulkCopy(dst, src, n);
-    } else if (n >= 32) {
-        uint8_t a[32], b[32];
-        memcpy(a, src, 32);
-        memcpy(b, src + n - 32, 32);
-        memcpy(dst, a, 32);
-        memcpy(dst + n - 32, b, 32);
-    } else if (n >= 16) {
-        uint8_t a[16], b[16];
-        memcpy(a, src, 16);
-        memcpy(b, src + n - 16, 16);
-        memcpy(dst, a, 16);
-        memcpy(dst + n - 16, b, 16);
-    } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, src, 8);
-        memcpy(&b, src + n - 8, 8);
-        memcpy(dst, &a, 8);
-        memcpy(dst + n - 8, &b, 8);
-    } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, src, 4);
-        memcpy(&b, src + n - 4, 4);
-        memcpy(dst, &a, 4);
-        memcpy(dst + n - 4, &b, 4);
-    } else if (n != 0) {
-        const uint8_t first = src[0], mid = src[n / 2], last = src[n - 1];
-        dst[0] = first;
-        dst[n / 2] = mid;
-        dst[n - 1] = last;
-    }
-}
-
+/* memset for short, run-time sizes: the counterpart of tl_copy_bytes. */
 inline void ZeroBytes(uint8_t *dst, size_t n)
 {
     if (n > 64) {
@@ -696,7 +646,7 @@ void GatherAlongDim(uint8_t *dst, const DimView &v, unsigned esz, const IndexRun
                 if constexpr (decltype(fixed)::value != 0) {
                     CopyRun<decltype(fixed)::value>(d + o * row_bytes, src + o * row_bytes, bytes);
                 } else {
-                    CopyBytes(d + o * row_bytes, src + o * row_bytes, bytes);
+                    tl_copy_bytes(d + o * row_bytes, src + o * row_bytes, bytes);
                 }
             }
         });
@@ -1479,7 +1429,7 @@ tl_status tl_exec_concat(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, u
     }
     GatherAlongDim(dst, view, block.esz, runs, nruns);
     if (aliased) {
-        BulkCopy(s->reg[rd], scratch, TL_REG_BYTES);
+        tl_bulk_copy(s->reg[rd], scratch, TL_REG_BYTES);
     }
     return TL_OK;
 }
@@ -1513,7 +1463,7 @@ tl_status tl_exec_merge(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, un
     GatherAlongDim(dst, view, block.esz, runs, nruns);
     BulkZero(dst + block.bytes, TL_REG_BYTES - block.bytes);
     if (aliased) {
-        BulkCopy(s->reg[rd], scratch, TL_REG_BYTES);
+        tl_bulk_copy(s->reg[rd], scratch, TL_REG_BYTES);
     }
     return TL_OK;
 }
@@ -1567,8 +1517,8 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
 
     TL_UNINIT uint8_t in[TL_XPOSE_BYTES];
     TL_UNINIT uint8_t tmp[TL_XPOSE_BYTES];
-    BulkCopy(in, SourceReg(s, rs1), TL_REG_BYTES);
-    BulkCopy(in + TL_REG_BYTES, SourceReg(s, rs2), TL_REG_BYTES);
+    tl_bulk_copy(in, SourceReg(s, rs1), TL_REG_BYTES);
+    tl_bulk_copy(in + TL_REG_BYTES, SourceReg(s, rs2), TL_REG_BYTES);
     /* tlrs2 = tlrs1 + 1: the two halves are adjacent in the state, write the result there. */
     const bool adjacent = rs1 != 0 && rs2 == rs1 + 1;
     uint8_t *out = adjacent ? reinterpret_cast<uint8_t *>(s->reg) + size_t(rs1) * TL_REG_BYTES : tmp;
@@ -1618,10 +1568,10 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
     }
     if (!adjacent) {
         if (rs1 != 0) {
-            BulkCopy(s->reg[rs1], out, TL_REG_BYTES);
+            tl_bulk_copy(s->reg[rs1], out, TL_REG_BYTES);
         }
         if (rs2 != 0) {
-            BulkCopy(s->reg[rs2], out + TL_REG_BYTES, TL_REG_BYTES);
+            tl_bulk_copy(s->reg[rs2], out + TL_REG_BYTES, TL_REG_BYTES);
         }
     }
     return TL_OK;
@@ -1673,7 +1623,7 @@ tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs
     TL_UNINIT uint8_t scratch[TL_REG_BYTES];
     uint8_t *dst = rd == rs ? scratch : s->reg[rd];
     if (valid[0] == block.dim[0] && valid[1] == block.dim[1] && valid[2] == block.dim[2]) {
-        BulkCopy(dst, src, block.bytes);
+        tl_bulk_copy(dst, src, block.bytes);
     } else {
         FillElements(dst, block.bytes, PadValue(type, pad), block.esz);
         for (uint32_t i = 0; i < valid[0]; ++i) {
@@ -1685,7 +1635,7 @@ tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs
     }
     BulkZero(dst + block.bytes, TL_REG_BYTES - block.bytes);
     if (dst == scratch) {
-        BulkCopy(s->reg[rd], scratch, TL_REG_BYTES);
+        tl_bulk_copy(s->reg[rd], scratch, TL_REG_BYTES);
     }
     return TL_OK;
 }
