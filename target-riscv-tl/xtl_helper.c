@@ -32,10 +32,16 @@ static void xtl_log_trap(CPURISCVState *env, uintptr_t ra, const char *insn,
     }
 }
 
-/* Below M-mode TL is "custom state" gated by the Smstateen C bit. */
+/*
+ * Below M-mode TL is "custom state" gated by the Smstateen C bit.  In
+ * linux-user every TL instruction puts the thread's TL state in use, so
+ * that its signal frames carry it (docs/abi.md).
+ */
 static void xtl_check_access(CPURISCVState *env, const char *insn, uintptr_t ra)
 {
-#ifndef CONFIG_USER_ONLY
+#ifdef CONFIG_USER_ONLY
+    env->xtl_in_use = true;
+#else
     RISCVException excp = smstateen_acc_ok(env, 0, SMSTATEEN0_CS);
 
     if (excp != RISCV_EXCP_NONE) {

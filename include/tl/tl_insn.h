@@ -28,6 +28,7 @@
 #define TL_CSR_TMASK_LOAD_STRIDE 0x805
 #define TL_CSR_TMASK_LOAD_WIDTH  0x806
 #define TL_CSR_TVALID            0x807
+#define TL_CSR_TINIT             0x808  /* bit i: CSR 0x800 + i initialized (docs/isa.md 2.6) */
 
 /* ttype values */
 #define TL_TYPE_INT4  0x001u

@@ -221,6 +221,7 @@ constexpr unsigned CountOnes(uint32_t v)
 }
 
 constexpr uint32_t CsrBit(tl_csr_index idx) { return uint32_t{1} << idx; }
+constexpr uint32_t kAllCsrFlags = (uint32_t{1} << TL_CSR_COUNT) - 1;
 
 constexpr tl_status UninitializedStatus(unsigned idx)
 {
@@ -1265,23 +1266,53 @@ void tl_state_reset(tl_state *s)
     s->csr_initialized = CsrBit(TL_CSR_TTYPE);
 }
 
+void tl_state_sanitize(tl_state *s)
+{
+    memset(s->reg[0], 0, sizeof(s->reg[0]));
+    s->csr_initialized = (s->csr_initialized & kAllCsrFlags) | CsrBit(TL_CSR_TTYPE);
+    for (unsigned i = 0; i < TL_CSR_COUNT; i++) {
+        s->csr[i] = CsrValue(s, i);
+    }
+}
+
 const char *tl_csr_name(unsigned idx)
 {
+    if (idx == TL_CSR_TINIT) {
+        return "tinit";
+    }
     return idx < TL_CSR_COUNT ? kCsrName[idx] : nullptr;
 }
 
 uint32_t tl_csr_writable_mask(unsigned idx)
 {
+    if (idx == TL_CSR_TINIT) {
+        return TL_TINIT_WRITABLE;
+    }
     return idx < TL_CSR_COUNT ? kCsrWritableMask[idx] : 0;
 }
 
 uint32_t tl_csr_read(const tl_state *s, unsigned idx)
 {
+    if (idx == TL_CSR_TINIT) {
+        return (s->csr_initialized & kAllCsrFlags) | TL_TINIT_RESET;
+    }
     return idx < TL_CSR_COUNT ? CsrValue(s, idx) : 0;
 }
 
 void tl_csr_write(tl_state *s, unsigned idx, uint64_t value)
 {
+    if (idx == TL_CSR_TINIT) {
+        const uint32_t flags = (uint32_t(value) & TL_TINIT_WRITABLE) | TL_TINIT_RESET;
+        const uint32_t cleared = s->csr_initialized & ~flags;
+
+        for (unsigned i = 0; i < TL_CSR_COUNT; i++) {
+            if (cleared & CsrBit(tl_csr_index(i))) {
+                s->csr[i] = 0;
+            }
+        }
+        s->csr_initialized = flags;
+        return;
+    }
     if (idx >= TL_CSR_COUNT) {
         return;
     }
@@ -1291,7 +1322,7 @@ void tl_csr_write(tl_state *s, unsigned idx, uint64_t value)
 
 bool tl_csr_is_initialized(const tl_state *s, unsigned idx)
 {
-    return idx < TL_CSR_COUNT && IsInitialized(s, idx);
+    return idx == TL_CSR_TINIT || (idx < TL_CSR_COUNT && IsInitialized(s, idx));
 }
 
 unsigned tl_ttype_element_bits(uint32_t ttype)

@@ -33,10 +33,15 @@ typedef enum tl_csr_index {
     TL_CSR_TMASK_LOAD_STRIDE = 5,
     TL_CSR_TMASK_LOAD_WIDTH = 6,
     TL_CSR_TVALID = 7,
-    TL_CSR_COUNT = 8,
+    TL_CSR_COUNT = 8,      /* CSRs 0x800..0x807: a value and an initialized flag each */
+    TL_CSR_TINIT = 8,      /* 0x808: the initialized flags of 0x800..0x807 */
+    TL_CSR_ADDR_COUNT = 9, /* CSR numbers 0x800..0x808 */
 } tl_csr_index;
 
 #define TL_TTYPE_RESET 0x002u
+/* tinit: bit 0 (ttype) always reads 1; bits 7:1 are the flags of 0x801..0x807. */
+#define TL_TINIT_RESET 0x01u
+#define TL_TINIT_WRITABLE 0xFEu
 
 /* Architectural TL state of one hart.  Plain data: copied and migrated as is. */
 typedef struct tl_state {
@@ -75,10 +80,28 @@ typedef enum tl_pad_kind { TL_PAD_ZERO = 0, TL_PAD_MIN = 1, TL_PAD_MAX = 2 } tl_
 
 /* ---- state and CSRs ---- */
 void tl_state_reset(tl_state *s);
-const char *tl_csr_name(unsigned idx);            /* "ttype", ... ; NULL if idx >= TL_CSR_COUNT */
+/*
+ * Brings state set from outside the instructions (a signal frame, a
+ * migration stream, a debugger) back to what the instructions can produce:
+ * tl0 zero, CSR values within their writable bits, uninitialized CSRs 0,
+ * ttype initialized.
+ */
+void tl_state_sanitize(tl_state *s);
+
+/*
+ * CSR index idx = CSR number - TL_CSR_ADDR_BASE, 0 .. TL_CSR_ADDR_COUNT-1
+ * (TL_CSR_TINIT included); other indices are ignored (read 0).
+ */
+const char *tl_csr_name(unsigned idx);            /* "ttype", ..., "tinit"; NULL if out of range */
 uint32_t tl_csr_writable_mask(unsigned idx);      /* bits that are not WARL-zero */
 uint32_t tl_csr_read(const tl_state *s, unsigned idx);
-void tl_csr_write(tl_state *s, unsigned idx, uint64_t value); /* masks, marks initialized */
+/*
+ * 0x800..0x807: stores the writable bits and marks the CSR initialized.
+ * tinit: bits 7:1 become the flags; a flag going from 1 to 0 also clears
+ * that CSR's value, one going from 0 to 1 keeps it.
+ */
+void tl_csr_write(tl_state *s, unsigned idx, uint64_t value);
+/* True for an initialized CSR and always for tinit, which has no flag. */
 bool tl_csr_is_initialized(const tl_state *s, unsigned idx);
 
 /* Element size in bits selected by a ttype value, or 0 if ttype is invalid. */

@@ -43,6 +43,9 @@ static void test_reset_values(void)
         check(v == 0, "reset: %s (%#x) reads 0 right after reset (uninitialized; got %#lx)",
               tlcsr_names[n - 0x800], n, v);
     }
+    check(tl_csr_read(TL_CSR_TINIT) == 0x01,
+          "reset: tinit (0x808) reads 0x01 right after reset: only ttype initialized (got %#lx)",
+          tl_csr_read(TL_CSR_TINIT));
 }
 
 /* Right after reset, before anything writes a TL CSR: S/U see the same traps. */
@@ -67,6 +70,35 @@ static long uninit_probe(long mode)
         zero = zero && tlcsr_read(n) == 0;
     }
     check(zero && tlcsr_read(0x800) == 2, "after reset, %s: ttype reads 0x002 and 0x801-0x807 read 0", mn);
+    check(tl_csr_read(TL_CSR_TINIT) == 0x01, "after reset, %s: tinit reads 0x01 (got %#lx)", mn,
+          tl_csr_read(TL_CSR_TINIT));
+    return 0;
+}
+
+/*
+ * tinit in a mode (docs/isa.md 2.6): clearing a flag makes the CSR
+ * uninitialized (value 0, instructions needing it trap), setting it keeps
+ * the value, and the ttype bit reads 1.  Leaves every flag set.
+ */
+static long tinit_probe(long mode)
+{
+    const char *mn = mode_name((unsigned long)mode);
+    uint32_t w = W_LOAD(1, 0, T0);
+
+    tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(1, 1, 4));
+    tl_csr_write(TL_CSR_TMASK_LS, 0x5);
+    tl_csr_write(TL_CSR_TINIT, 0x04);
+    check(tl_csr_read(TL_CSR_TINIT) == 0x05 && tl_csr_read(TL_CSR_TSHAPE) == 0 &&
+          tl_csr_read(TL_CSR_TMASK_LS) == 0x5,
+          "%s: csrw tinit 0x04 reads 0x05, tshape (flag cleared) reads 0, tmask_ls keeps 0x5", mn);
+    check(expect_trap(w, A(dst), 0, CAUSE_ILLEGAL, w),
+          "%s: tl.load after tinit cleared tshape's flag traps, mcause 2, mtval = %#010x", mn, w);
+    tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(1, 1, 4));
+    check(expect_no_trap(w, A(dst), 0), "%s: after csrw tshape, tl.load runs again", mn);
+    tl_csr_write(TL_CSR_TINIT, 0xff);
+    check(tl_csr_read(TL_CSR_TINIT) == 0xff && tl_csr_read(TL_CSR_TSHAPE) == TL_SHAPE(1, 1, 4),
+          "%s: csrw tinit 0xff sets every flag and keeps tshape (%#lx)", mn,
+          tl_csr_read(TL_CSR_TSHAPE));
     return 0;
 }
 
@@ -1214,6 +1246,9 @@ int main(void)
     check(run_in(MODE_U, uninit_probe, MODE_U) == 0, "U-mode: post-reset probe ran to completion");
     test_uninitialized();
     test_warl();
+    tinit_probe(MODE_M);
+    check(run_in(MODE_S, tinit_probe, MODE_S) == 0, "S-mode: tinit probe ran to completion");
+    check(run_in(MODE_U, tinit_probe, MODE_U) == 0, "U-mode: tinit probe ran to completion");
     insn_suite(MODE_M);
     illegal_suite(MODE_M);
     run_suites_in(MODE_S);

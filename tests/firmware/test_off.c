@@ -1,6 +1,6 @@
 /*
  * -cpu rv64,xtl=off: every CUSTOM-2 word and every access to CSRs
- * 0x800-0x807 is an illegal instruction (docs/isa.md 1.1), mtval = the word,
+ * 0x800-0x808 is an illegal instruction (docs/isa.md 1.1), mtval = the word,
  * in M- and U-mode.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -28,6 +28,8 @@ static const struct { uint32_t w; const char *what; } words[] = {
     { CSRR_WORD(0x807, 0), "csrr x0, tvalid (0x807)" },
     { CSRW_WORD(0x800, GPR_T1), "csrw ttype, t1" },
     { CSRW_WORD(0x806, GPR_T1), "csrw tmask_load_width, t1" },
+    { CSRR_WORD(0x808, 0), "csrr x0, tinit (0x808)" },
+    { CSRW_WORD(0x808, GPR_T1), "csrw tinit, t1" },
 };
 
 static long run_all(long mode)

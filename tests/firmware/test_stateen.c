@@ -26,6 +26,8 @@ static const struct { uint32_t w; const char *what; } probes[] = {
     { CSRR_WORD(0x800, 0), "csrr x0, ttype" },
     { CSRR_WORD(0x806, 0), "csrr x0, tmask_load_width" },
     { CSRW_WORD(0x807, GPR_T1), "csrw tvalid, t1" },
+    { CSRR_WORD(0x808, 0), "csrr x0, tinit" },
+    { CSRW_WORD(0x808, GPR_T1), "csrw tinit, t1" },   /* last: clears the other flags */
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 

@@ -192,7 +192,48 @@ def test_state_csr():
     T.execute_csr(s, T.encode_csr("csrrs", T.CSR_TMASK_CONCAT_2, 0, 7), {7: 0})
     check("csrrs with a non-x0 register holding 0 initializes",
           s.csr_initialized(T.CSR_TMASK_CONCAT_2))
-    check("execute_csr ignores non-TL CSRs", T.execute_csr(s, T.encode_csr("csrrw", 0x808, 1, 1), {1: 1}) is None)
+    check("execute_csr ignores non-TL CSRs", T.execute_csr(s, T.encode_csr("csrrw", 0x809, 1, 1), {1: 1}) is None)
+
+
+def test_tinit():
+    # Decisions 2.1: tinit (0x808) = the initialized flags, bit 0 read-only 1.
+    s = T.TLState()
+    check("tinit: reset value 0x01", s.csr_read(T.CSR_TINIT) == 0x01)
+    s.csr_write(T.CSR_TSHAPE, 0x040404)
+    s.csr_write(T.CSR_TVALID, 0x010101)
+    check("tinit: flags of written CSRs (tshape, tvalid: 0x83)", s.csr_read(T.CSR_TINIT) == 0x83)
+    s.csr_write(T.CSR_TINIT, 0x80)
+    check("tinit: clearing tshape's flag makes it uninitialized and 0",
+          not s.csr_initialized(T.CSR_TSHAPE) and s.csr_read(T.CSR_TSHAPE) == 0)
+    check("tinit: tvalid keeps its value", s.csr_read(T.CSR_TVALID) == 0x010101)
+    check("tinit: bit 0 stays 1 after writing 0x80", s.csr_read(T.CSR_TINIT) == 0x81)
+    s.csr_write(T.CSR_TINIT, 0xFFFFFF00 | 0x04)
+    check("tinit: bits 31:8 read 0; tmask_ls set by tinit is initialized with value 0",
+          s.csr_read(T.CSR_TINIT) == 0x05 and s.csr_initialized(T.CSR_TMASK_LS)
+          and s.csr_read(T.CSR_TMASK_LS) == 0)
+    T.execute_csr(s, T.encode_csr("csrrsi", T.CSR_TINIT, 0, 2), {})
+    check("tinit: csrrsi 2 sets tshape's flag (value 0)", s.csr_read(T.CSR_TINIT) == 0x07
+          and s.csr_read(T.CSR_TSHAPE) == 0)
+    r = T.execute_csr(s, T.encode_csr("csrrc", T.CSR_TINIT, 9, 3), {3: 0x04})
+    check("tinit: csrrc returns the old flags and clears tmask_ls's", r == (9, 0x07)
+          and s.csr_read(T.CSR_TINIT) == 0x03)
+    # The exact save/restore sequence: a state with uninitialized CSRs round-trips.
+    a = T.TLState()
+    a.csr_write(T.CSR_TTYPE, 0x100)
+    a.csr_write(T.CSR_TMASK_CONCAT_2, 0x33)
+    a.write_reg(4, np.arange(1024) % 251)
+    saved = [a.csr_read(0x800 + i) for i in range(9)]
+    regs = a.regs.copy()
+    b = T.TLState()
+    b.csr_write(T.CSR_TSHAPE, 0x010101)
+    b.csr_write(T.CSR_TMASK_LS, 0xFF)
+    for i in range(1, 32):
+        b.write_reg(i, regs[i])
+    for i in range(8):
+        b.csr_write(0x800 + i, saved[i])
+    b.csr_write(T.CSR_TINIT, saved[8])
+    check("tinit: save (read 0x800..0x808) and restore (write 0x800..0x807, tinit last) "
+          "gives an equal state", b.snapshot() == a.snapshot())
 
 
 def test_elem_types():
@@ -1177,7 +1218,7 @@ def test_unchanged_on_illegal():
 
 def main():
     np.seterr(over="ignore")
-    for fn in (test_state_csr, test_elem_types, test_addi_int, test_muls_int, test_float_hand,
+    for fn in (test_state_csr, test_tinit, test_elem_types, test_addi_int, test_muls_int, test_float_hand,
                test_float_random_numpy, test_float_bruteforce_small, test_load_store,
                test_concat_merge, test_xpose, test_fillpad, test_encoding,
                test_unchanged_on_illegal):

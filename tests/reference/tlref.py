@@ -65,7 +65,9 @@ CSR_TMASK_CONCAT_2 = 0x804
 CSR_TMASK_LOAD_STRIDE = 0x805
 CSR_TMASK_LOAD_WIDTH = 0x806
 CSR_TVALID = 0x807
+CSR_TINIT = 0x808  # the initialized flags of 0x800..0x807 (decisions 2.1)
 
+# CSRs with a value and an initialized flag (tinit has neither).
 CSR_NAMES = {
     CSR_TTYPE: "ttype",
     CSR_TSHAPE: "tshape",
@@ -90,6 +92,10 @@ CSR_WRITE_MASK = {
 }
 
 TTYPE_RESET = 0x002  # int8, and the only CSR that is initialized at reset
+TINIT_WRITE_MASK = 0xFE  # bit 0 (ttype) reads 1 always; bits 31:8 read 0
+
+ALL_CSR_NAMES = dict(CSR_NAMES)
+ALL_CSR_NAMES[CSR_TINIT] = "tinit"
 
 REG_BYTES = 1024
 NUM_REGS = 32
@@ -131,13 +137,26 @@ class TLState:
     # -- CSR access -------------------------------------------------------
     def csr_read(self, addr):
         """Value a csrr returns (0 when uninitialized; 32-bit zero-extended)."""
+        if addr == CSR_TINIT:
+            return sum(1 << i for i in range(8) if self.init[i]) | 1
         return self.csr[_csr_index(addr)]
 
     def csr_initialized(self, addr):
         return self.init[_csr_index(addr)]
 
     def csr_write(self, addr, value):
-        """Any write (csrw/csrs/csrc that writes) sets the CSR and initializes it."""
+        """Any write (csrw/csrs/csrc that writes) sets the CSR and initializes it.
+
+        tinit: bits 7:1 become the flags of 0x801..0x807; a flag going from 1
+        to 0 also sets that CSR to 0; one going from 0 to 1 keeps the value."""
+        if addr == CSR_TINIT:
+            flags = (value & TINIT_WRITE_MASK) | 1
+            for i in range(1, 8):
+                now = bool(flags >> i & 1)
+                if self.init[i] and not now:
+                    self.csr[i] = 0
+                self.init[i] = now
+            return
         i = _csr_index(addr)
         self.csr[i] = value & CSR_WRITE_MASK[addr]
         self.init[i] = True
@@ -1060,7 +1079,7 @@ def execute(state, mem, word, gpr):
 
 
 def execute_csr(state, word, gpr):
-    """Execute a Zicsr instruction (csrrw/s/c[i]) aimed at a TL CSR 0x800..0x807.
+    """Execute a Zicsr instruction (csrrw/s/c[i]) aimed at a TL CSR 0x800..0x808.
 
     Returns (rd, value_for_rd) -- the caller writes the GPR unless rd == 0 -- or
     None when the word is not such an instruction.  Standard Zicsr rules:
@@ -1071,7 +1090,7 @@ def execute_csr(state, word, gpr):
         return None
     f3 = _bits(word, 14, 12)
     addr = _bits(word, 31, 20)
-    if f3 in (0, 4) or addr not in CSR_NAMES:
+    if f3 in (0, 4) or addr not in ALL_CSR_NAMES:
         return None
     rd, rs1 = _bits(word, 11, 7), _bits(word, 19, 15)
     src = rs1 if f3 & 4 else _gpr(gpr, rs1, state.xlen)

@@ -27,6 +27,7 @@ target remote 127.0.0.1:$port
 break checkpoint
 continue
 printf "ttype=%#x tshape=%#x tmask_ls=%#x\n", \$ttype, \$tshape, \$tmask_ls
+printf "tinit=%#x\n", \$tinit
 printf "tl1.b[0..3]=%d %d %d %d\n", \$tl1.b[0], \$tl1.b[1], \$tl1.b[2], \$tl1.b[3]
 printf "tl2.b[0..3]=%d %d %d %d\n", \$tl2.b[0], \$tl2.b[1], \$tl2.b[2], \$tl2.b[3]
 printf "tl1.w[1]=%#x\n", \$tl1.w[1]
@@ -43,6 +44,7 @@ sed 's/^/# gdb: /' "$tmp/gdb.txt" | grep -E 'ttype|tl[0-9]|Breakpoint|exited'
 out=$(cat "$tmp/gdb.txt")
 # data[i] = i*13+1, so tl1 bytes 0..3 are 1 14 27 40 and tl2 = tl1 + 5.
 [[ "$out" == *"ttype=0x2 tshape=0x80180 tmask_ls=0x42"* ]]; check $? "gdb reads the TL CSRs ttype, tshape, tmask_ls"
+[[ "$out" == *"tinit=0x7"$'\n'* ]]; check $? "gdb reads tinit = 0x7 (ttype, tshape, tmask_ls initialized)"
 [[ "$out" == *"tl1.b[0..3]=1 14 27 40"* ]]; check $? "gdb reads TLReg tl1 bytes (1 14 27 40)"
 [[ "$out" == *"tl2.b[0..3]=6 19 32 45"* ]]; check $? "gdb reads TLReg tl2 = tl1 + 5 (6 19 32 45)"
 [[ "$out" == *"tl1.w[1]=0x5c4f4235"* ]]; check $? "gdb reads tl1 as 32-bit lanes (w[1] = bytes 4..7 = 53 66 79 92 = 0x5c4f4235)"

@@ -45,12 +45,12 @@ TEST(CsrTable, NamesInAddressOrder)
 {
     const char *expected[] = {"ttype",          "tshape",            "tmask_ls",
                               "tmask_concat_1", "tmask_concat_2",    "tmask_load_stride",
-                              "tmask_load_width", "tvalid"};
-    for (unsigned i = 0; i < TL_CSR_COUNT; ++i) {
+                              "tmask_load_width", "tvalid", "tinit"};
+    for (unsigned i = 0; i < TL_CSR_ADDR_COUNT; ++i) {
         ASSERT_NE(tl_csr_name(i), nullptr);
         EXPECT_STREQ(tl_csr_name(i), expected[i]);
     }
-    EXPECT_EQ(tl_csr_name(TL_CSR_COUNT), nullptr);
+    EXPECT_EQ(tl_csr_name(TL_CSR_ADDR_COUNT), nullptr);
     EXPECT_EQ(tl_csr_name(1000), nullptr);
 }
 
@@ -64,7 +64,8 @@ TEST(CsrTable, WritableMasks)
     EXPECT_EQ(tl_csr_writable_mask(TL_CSR_TMASK_LOAD_STRIDE), 0xFFFFFFFFu);
     EXPECT_EQ(tl_csr_writable_mask(TL_CSR_TMASK_LOAD_WIDTH), 0xFFFFFFFFu);
     EXPECT_EQ(tl_csr_writable_mask(TL_CSR_TVALID), 0x00FFFFFFu);
-    EXPECT_EQ(tl_csr_writable_mask(TL_CSR_COUNT), 0u);
+    EXPECT_EQ(tl_csr_writable_mask(TL_CSR_TINIT), 0xFEu);
+    EXPECT_EQ(tl_csr_writable_mask(TL_CSR_ADDR_COUNT), 0u);
 }
 
 TEST_F(StateTest, WritesDropReservedBitsAndUpperHalf)
@@ -100,11 +101,60 @@ TEST_F(StateTest, AnyWriteEvenOfZeroInitializesOnlyThatCsr)
 TEST_F(StateTest, OutOfRangeCsrIndexIsIgnored)
 {
     const auto before = Snapshot();
-    tl_csr_write(s(), TL_CSR_COUNT, 123);
+    tl_csr_write(s(), TL_CSR_ADDR_COUNT, 123);
     tl_csr_write(s(), 31, 123);
     EXPECT_TRUE(Unchanged(*before));
-    EXPECT_EQ(tl_csr_read(s(), TL_CSR_COUNT), 0u);
-    EXPECT_FALSE(tl_csr_is_initialized(s(), TL_CSR_COUNT));
+    EXPECT_EQ(tl_csr_read(s(), TL_CSR_ADDR_COUNT), 0u);
+    EXPECT_FALSE(tl_csr_is_initialized(s(), TL_CSR_ADDR_COUNT));
+}
+
+/* tinit (docs/isa.md 2.6): the flags, with the ttype bit read-only 1. */
+TEST_F(StateTest, TinitReadsTheFlagsWithTtypeAlwaysSet)
+{
+    EXPECT_EQ(tl_csr_read(s(), TL_CSR_TINIT), 0x01u);
+    EXPECT_TRUE(tl_csr_is_initialized(s(), TL_CSR_TINIT));
+    tl_csr_write(s(), TL_CSR_TSHAPE, 0);
+    tl_csr_write(s(), TL_CSR_TVALID, 5);
+    EXPECT_EQ(tl_csr_read(s(), TL_CSR_TINIT), 0x83u);
+}
+
+TEST_F(StateTest, TinitWriteClearingAFlagClearsTheValue)
+{
+    tl_csr_write(s(), TL_CSR_TSHAPE, 0x040404);
+    tl_csr_write(s(), TL_CSR_TMASK_LS, 0xF0);
+    tl_csr_write(s(), TL_CSR_TTYPE, 0x004);
+    tl_csr_write(s(), TL_CSR_TINIT, 0x04);   /* keep tmask_ls; bit 0 reads 1 anyway */
+    EXPECT_EQ(tl_csr_read(s(), TL_CSR_TINIT), 0x05u);
+    EXPECT_FALSE(tl_csr_is_initialized(s(), TL_CSR_TSHAPE));
+    EXPECT_EQ(tl_csr_read(s(), TL_CSR_TSHAPE), 0u);
+    EXPECT_EQ(s()->csr[TL_CSR_TSHAPE], 0u) << "the value itself is cleared, not only hidden";
+    EXPECT_EQ(tl_csr_read(s(), TL_CSR_TMASK_LS), 0xF0u);
+    EXPECT_EQ(tl_csr_read(s(), TL_CSR_TTYPE), 0x004u) << "ttype keeps its value";
+}
+
+TEST_F(StateTest, TinitWriteSettingAFlagKeepsTheValueAndWarlBitsReadZero)
+{
+    tl_csr_write(s(), TL_CSR_TINIT, ~0ull);
+    EXPECT_EQ(tl_csr_read(s(), TL_CSR_TINIT), 0xFFu);
+    for (unsigned i = 1; i < TL_CSR_COUNT; ++i) {
+        SCOPED_TRACE(tl_csr_name(i));
+        EXPECT_TRUE(tl_csr_is_initialized(s(), i));
+        EXPECT_EQ(tl_csr_read(s(), i), 0u);
+    }
+}
+
+TEST_F(StateTest, SanitizeRestoresTheInvariants)
+{
+    memset(s()->reg[0], 0x5A, TL_REG_BYTES);
+    s()->csr[TL_CSR_TSHAPE] = 0xFF010101u;      /* reserved bits set */
+    s()->csr[TL_CSR_TMASK_LS] = 0x1234u;        /* value of an uninitialized CSR */
+    s()->csr_initialized = 0xF02u;              /* ttype bit clear, bits above 7 set */
+    tl_state_sanitize(s());
+    EXPECT_TRUE(RegIsAll(0, 0));
+    EXPECT_EQ(s()->csr_initialized, 0x03u);
+    EXPECT_EQ(s()->csr[TL_CSR_TSHAPE], 0x010101u);
+    EXPECT_EQ(s()->csr[TL_CSR_TMASK_LS], 0u);
+    EXPECT_EQ(s()->csr[TL_CSR_TTYPE], 0x002u);
 }
 
 TEST(Ttype, EveryValidEncodingHasItsSizeAndName)

@@ -47,6 +47,12 @@ run_prog rv64,xtl=on test_encodings on
 run_prog rv64,xtl=off test_encodings off
 run_prog rv64,xtl=on test_faults
 run_prog rv64,xtl=on test_signals
+run_prog rv64,xtl=on test_tinit
+run_prog rv64,xtl=off test_tinit off
+# Signal frames: no TL record until a thread uses TL (docs/abi.md), on every CPU.
+run_prog max test_sigframe
+run_prog rv64,xtl=on test_sigframe
+run_prog rv64 test_sigframe notl
 # Crash fuzz: a fresh seed each run (TL_FUZZ_SEED=N repeats one); it is on the
 # command line, so the "# test_fuzz ..." line above its output shows it.
 fuzz_seed=${TL_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}

@@ -3,7 +3,7 @@
  * a new thread starts with a copy of its creator's TL state and then has
  * its own; a signal handler that uses TL does not disturb the interrupted
  * code; the saved state is visible (and editable) in the signal-frame
- * record of include/tl/tl_signal.h; timer signals arriving during a TL loop
+ * record of include/tl/tl_signal.h (tinit included); timer signals arriving during a TL loop
  * never corrupt it.
  */
 #include <pthread.h>
@@ -73,9 +73,10 @@ static volatile int handler_record_ok, handler_record_tl2_is_x, handler_used_tl;
 static void tl_using_handler(int sig, siginfo_t *info, void *uc)
 {
     (void)sig; (void)info;
-    struct tl_sigrecord *rec = tl_sigrecord_of(uc);
+    struct tl_sigcontext *rec = tl_sigcontext_find(uc);
 
-    handler_record_ok = rec != NULL && rec->csr[1] == TL_SHAPE(8, 1, 128) && (rec->csr_initialized & 0xff) == 0x63;
+    handler_record_ok = rec != NULL && rec->csr[TL_SIGCONTEXT_TSHAPE] == TL_SHAPE(8, 1, 128) &&
+                        rec->csr[TL_SIGCONTEXT_TINIT] == 0x63;
     handler_record_tl2_is_x = rec != NULL && memcmp(rec->reg[2], pat_x, 1024) == 0;
     /* Use TL with a different shape and overwrite tl1/tl2. */
     tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(4, 2, 128));
@@ -103,7 +104,7 @@ static void check_signal_handler(void)
     LOAD_REG(1, pat_a);
     LOAD_REG(2, pat_x);
     raise(SIGUSR1);
-    tl_check(handler_record_ok, "the handler finds the record (magic, size) with the interrupted tshape and initialized bits 0x63");
+    tl_check(handler_record_ok, "the handler finds the record (magic, size) with the interrupted tshape and tinit 0x63");
     tl_check(handler_record_tl2_is_x, "the record holds the interrupted code's tl2");
     tl_check(handler_used_tl, "the handler can use TL with its own shape");
     tl_check(tl_csr_read(TL_CSR_TSHAPE) == TL_SHAPE(8, 1, 128), "after the handler, tshape is the interrupted code's again");
