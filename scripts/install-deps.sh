@@ -8,7 +8,7 @@ packages=(
     # QEMU build
     build-essential git python3 python3-venv ninja-build pkg-config
     libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev libslirp-dev
-    flex bison ccache dpkg-dev xz-utils debian-archive-keyring
+    flex bison ccache dpkg-dev xz-utils debian-archive-keyring curl
     # host unit tests and the reference model
     googletest libgtest-dev python3-numpy
     # riscv64 Linux user-mode test programs

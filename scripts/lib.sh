@@ -77,13 +77,30 @@ SRC
         return 0
     fi
     log "refreshing private apt lists in $d (trixie sources, bookworm-backports)"
-    # shellcheck disable=SC2046
-    # apt-get update exits 0 even when an index could not be fetched.
-    if ! apt-get $(private_apt_opts) -q update >"$d/update.log" 2>&1 ||
-       grep -qE '^(Err:|E:|W: Failed to fetch)' "$d/update.log"; then
-        die "apt-get update with the private configuration failed (see $d/update.log); check network access to $mirror"
+    apt_update_checked private_apt_opts "$d" "$mirror" "Debian trixie sources / bookworm-backports"
+}
+
+# apt-get update with the options printed by function $1, log in $2/update.log.
+# apt-get update exits 0 even when an index could not be fetched, so the log
+# is checked.  An index that does not match the mirror's signed Release file
+# (a mirror caught in the middle of a sync) is retried a few times, then
+# reported as such: apt rightly refuses to use it.
+apt_update_checked() {
+    local optsfn=$1 d=$2 mirror=$3 what=$4 attempt
+    for attempt in 1 2 3; do
+        # shellcheck disable=SC2046
+        if apt-get $("$optsfn") -q update >"$d/update.log" 2>&1 &&
+           ! grep -qE '^(Err:|E:|W: Failed to fetch|W: Some index files failed)' "$d/update.log"; then
+            touch "$d/updated.stamp"
+            return 0
+        fi
+        grep -qE 'unexpected size|Hash Sum mismatch|Mirror sync in progress' "$d/update.log" || break
+        [ "$attempt" -lt 3 ] && { log "the mirror's index does not match its Release file yet; retrying in $((attempt * 20)) s"; sleep $((attempt * 20)); }
+    done
+    if grep -qE 'unexpected size|Hash Sum mismatch|Mirror sync in progress' "$d/update.log"; then
+        die "$mirror serves a $what package index that does not match its signed Release file (mirror sync in progress; see $d/update.log); retry later or set DEBIAN_MIRROR to another Debian mirror"
     fi
-    touch "$d/updated.stamp"
+    die "apt-get update for $what failed (see $d/update.log); check network access to $mirror (or set DEBIAN_MIRROR)"
 }
 
 # ---- a second private apt tree, for Debian trixie's riscv64 (and "all")
@@ -129,13 +146,7 @@ rv_apt_update() {
         return 0
     fi
     log "refreshing the private riscv64 apt lists in $d (Debian trixie, riscv64)"
-    # shellcheck disable=SC2046
-    # apt-get update exits 0 when an index cannot be fetched (it only warns).
-    if ! apt-get $(rv_apt_opts) -q update >"$d/update.log" 2>&1 ||
-       grep -qE '^(E:|W: Failed to fetch|W: Some index files failed)' "$d/update.log"; then
-        die "apt-get update for Debian trixie riscv64 failed (see $d/update.log); check network access to $mirror (or set DEBIAN_MIRROR, or TL_LINUX_KERNEL=FILE and TL_BUSYBOX=FILE)"
-    fi
-    touch "$d/updated.stamp"
+    apt_update_checked rv_apt_opts "$d" "$mirror" "Debian trixie riscv64"
 }
 
 # Downloads package $1 into $2 (a directory); prints the .deb path.
