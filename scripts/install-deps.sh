@@ -17,6 +17,8 @@ packages=(
     # gdb against the gdbstub, initramfs for the Linux demo
     device-tree-compiler gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
     opensbi gdb-multiarch cpio ipxe-qemu
+    # the TL Linux kernel
+    bc
 )
 
 missing=()

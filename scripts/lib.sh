@@ -162,3 +162,53 @@ rv_download() {
     printf '%s\n' "$deb"
 }
 
+
+# tl_patched_tree PRISTINE DEST PATCHDIR [LINK=TARGET ...]
+# Makes DEST a copy of the source tree PRISTINE with the patches of PATCHDIR
+# (*.patch, in name order) applied and each LINK (a path inside DEST) made a
+# symbolic link to TARGET.  Unchanged files are hard links into PRISTINE, so
+# the copy is cheap and keeps their timestamps (an existing build only
+# recompiles what the patches touch); files a patch touches are real copies,
+# so PRISTINE is never modified.  Redone only when PRISTINE, a patch or a
+# link changes.  One error line names the patch that does not apply.
+tl_patched_tree() {
+    local pristine=$1 dest=$2 patchdir=$3 stamp p f out files link
+    shift 3
+    local patches=("$patchdir"/*.patch)
+    [ -e "${patches[0]}" ] || die "no patches in $patchdir; the checkout is incomplete"
+    stamp=$( { echo "$pristine"; printf '%s\n' "$@"; cat "${patches[@]}"; } | sha256sum | cut -d' ' -f1)
+    if [ -f "$dest/.tl-prepared" ] && [ "$(cat "$dest/.tl-prepared")" = "$stamp" ]; then
+        return 0
+    fi
+    need_tool git git
+    log "preparing patched tree $dest"
+    rm -rf "$dest.new"
+    mkdir -p "$(dirname "$dest")"
+    cp -al "$pristine" "$dest.new" 2>/dev/null || cp -a "$pristine" "$dest.new" ||
+        die "cannot copy $pristine to $dest.new; check free disk space"
+    export GIT_CEILING_DIRECTORIES
+    GIT_CEILING_DIRECTORIES=$(dirname "$dest")
+    for p in "${patches[@]}"; do
+        files=$(cd "$dest.new" && git apply --numstat "$p" 2>/dev/null | cut -f3)
+        for f in $files; do
+            # Break the hard link before git apply rewrites the file.
+            if [ -f "$dest.new/$f" ]; then
+                cp -p "$dest.new/$f" "$dest.new/$f.tl-copy" && mv -f "$dest.new/$f.tl-copy" "$dest.new/$f"
+            fi
+        done
+        if ! out=$(cd "$dest.new" && git apply --check "$p" 2>&1); then
+            files=$(printf '%s\n' "$out" | sed -n 's/^error: \(.*\): patch does not apply$/\1/p;s/^error: patch failed: \([^:]*\):.*/\1/p' | sort -u | tr '\n' ' ')
+            rm -rf "$dest.new"
+            die "patch $(basename "$p") does not apply to ${files:-$pristine} ($(printf '%s' "$out" | head -n 1)); the source is not the version these patches were made for"
+        fi
+        (cd "$dest.new" && git apply "$p") || die "git apply of $(basename "$p") failed"
+    done
+    for link in "$@"; do
+        mkdir -p "$(dirname "$dest.new/${link%%=*}")"
+        rm -rf "$dest.new/${link%%=*}"
+        ln -s "${link#*=}" "$dest.new/${link%%=*}"
+    done
+    echo "$stamp" > "$dest.new/.tl-prepared"
+    rm -rf "$dest"
+    mv "$dest.new" "$dest"
+}

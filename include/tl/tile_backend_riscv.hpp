@@ -9,13 +9,32 @@
 #define TL_TILE_BACKEND_RISCV_HPP
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 #include "tl_insn.h"
+#include "tl_linux.h"
 
 namespace tl {
 namespace backend {
 
 inline const char *name() { return "riscv64"; }
+
+/*
+ * Asked once, when the program starts: on a CPU without xtl the program
+ * stops with a message naming the fix instead of dying of SIGILL at its
+ * first TL instruction.  A kernel that cannot tell (no TL support in
+ * riscv_hwprobe) is trusted.
+ */
+inline bool require_xtl()
+{
+    if (tl_xtl_available() == 0) {
+        std::fputs("this CPU has no xtl: run with -cpu rv64,xtl=on\n", stderr);
+        std::exit(1);
+    }
+    return true;
+}
+inline const bool xtl_checked = require_xtl();
 
 /* csrw CSR, value.  Csr is the CSR address (0x800 ... 0x807). */
 template <unsigned Csr>

@@ -7,9 +7,12 @@
  *     carry the TL record; a thread created or forked afterwards inherits
  *     that, a thread created before does not;
  *   - AT_MINSIGSTKSZ covers the record: an alternate stack of that size
- *     works, and the handler returns to intact TL state;
- *   - a TL thread whose alternate stack is too small for the record dies
- *     of SIGSEGV at once (no corruption below the stack, no hang);
+ *     works, and the handler returns to intact TL state; as under Linux,
+ *     sigaltstack refuses a stack that cannot hold the thread's frame;
+ *   - a thread that set up a small alternate stack before it used TL dies
+ *     of SIGSEGV at once when its frame no longer fits (no corruption
+ *     below the stack, no hang);
+ *   - riscv_hwprobe answers the xtl key (include/tl/tl_linux.h);
  *   - rt_sigreturn walks the chain as the kernel does: a damaged frame
  *     (record size, unknown record, reserved word) is SIGSEGV, and an edit
  *     of the record's tinit takes effect like a tinit write.
@@ -20,6 +23,7 @@
  * Expected values are the kernel's layout (arch/riscv/include/uapi/asm/
  * sigcontext.h) and the spec's record layout, written out here.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sys/auxv.h>
 #include <sys/wait.h>
@@ -28,6 +32,7 @@
 #include <unistd.h>
 #include "tl_test.h"
 #include "tl/tl_insn.h"
+#include "tl/tl_linux.h"
 #include "tl/tl_signal.h"
 
 #ifndef AT_MINSIGSTKSZ
@@ -248,16 +253,25 @@ static int tl1_is_pattern(void)
     return memcmp(got, pattern, sizeof(got)) == 0;
 }
 
-/* In a child: a TL thread on an alternate stack too small for the record. */
+/*
+ * In a child forked before anything used TL: a SIGSTKSZ alternate stack is
+ * accepted, then the thread starts using TL, and its next frame (with the
+ * record) does not fit.  Exit status 5: the stack was refused.
+ */
 static void small_altstack_child(void)
 {
     alarm(20);  /* a hang would end as SIGALRM, not SIGSEGV */
+    if (!guarded_altstack(SIGSTKSZ)) {
+        _exit(5);
+    }
     set_block_view();
-    guarded_altstack(SIGSTKSZ);
     install(SIGUSR1, tl_using_handler, SA_ONSTACK);
     raise(SIGUSR1);
     _exit(tl_handler_ran ? 3 : 4);
 }
+
+static pid_t small_altstack_pid;
+static struct timespec small_altstack_start;
 
 static void check_tl(void)
 {
@@ -267,6 +281,11 @@ static void check_tl(void)
     pid_t pid;
     int status = 0;
 
+    clock_gettime(CLOCK_MONOTONIC, &small_altstack_start);
+    small_altstack_pid = fork();
+    if (small_altstack_pid == 0) {
+        small_altstack_child();
+    }
     pthread_create(&early_thread, NULL, early_thread_fn, NULL);
 
     for (int i = 0; i < 1024; i++) {
@@ -315,11 +334,20 @@ static void check_tl(void)
     tl_check(minsig == 33920, "getauxval(AT_MINSIGSTKSZ) = %lu with xtl (want 33920)", minsig);
     tl_check(sysconf(_SC_MINSIGSTKSZ) == (long)minsig, "sysconf(_SC_MINSIGSTKSZ) = %ld",
              sysconf(_SC_MINSIGSTKSZ));
-    tl_check(guarded_altstack(minsig) != NULL, "sigaltstack of AT_MINSIGSTKSZ bytes");
+    tl_check(tl_xtl_available() == 1, "riscv_hwprobe: the xtl key reports xtl usable (%d)",
+             tl_xtl_available());
+    errno = 0;
+    tl_check(guarded_altstack(SIGSTKSZ) == NULL && errno == ENOMEM,
+             "a thread using TL: sigaltstack of SIGSTKSZ (smaller than its frame) fails with ENOMEM "
+             "(errno %d)", errno);
+    long sigstksz = sysconf(_SC_SIGSTKSZ);
+    tl_check(sigstksz == 4 * (long)minsig && guarded_altstack(sigstksz) != NULL,
+             "sigaltstack of sysconf(_SC_SIGSTKSZ) = %ld bytes (4 x AT_MINSIGSTKSZ, glibc's rule)",
+             sigstksz);
     tl_handler_ran = 0;
     install(SIGUSR1, tl_using_handler, SA_ONSTACK);
     raise(SIGUSR1);
-    tl_check(tl_handler_ran, "a TL-using SA_ONSTACK handler runs on an AT_MINSIGSTKSZ stack");
+    tl_check(tl_handler_ran, "a TL-using SA_ONSTACK handler runs on that stack");
     tl_check(tl1_is_pattern() && tl_csr_read(TL_CSR_TSHAPE) == TL_SHAPE(8, 1, 128),
              "after it returns, tl1 and tshape are the interrupted code's again");
     disable_altstack();
@@ -335,18 +363,14 @@ static void check_tl(void)
              tl_csr_read(TL_CSR_TSHAPE), tl_csr_read(TL_CSR_TINIT));
     set_block_view();
 
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    pid = fork();
-    if (pid == 0) {
-        small_altstack_child();
-    }
-    waitpid(pid, &status, 0);
+    struct timespec t1;
+    waitpid(small_altstack_pid, &status, 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     tl_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
-             "a TL thread whose SIGSTKSZ alternate stack cannot hold the record dies of SIGSEGV "
-             "(status %#x) after %.2f s", status,
-             (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+             "a thread whose SIGSTKSZ alternate stack was accepted before it used TL dies of SIGSEGV "
+             "when its frame no longer fits (status %#x) within %.2f s", status,
+             (double)(t1.tv_sec - small_altstack_start.tv_sec) +
+             (t1.tv_nsec - small_altstack_start.tv_nsec) / 1e9);
 }
 
 int main(int argc, char **argv)
@@ -361,6 +385,8 @@ int main(int argc, char **argv)
         unsigned long minsig = getauxval(AT_MINSIGSTKSZ);
         tl_check(minsig == 0, "getauxval(AT_MINSIGSTKSZ) = %lu without xtl (no entry, as unpatched QEMU)",
                  minsig);
+        tl_check(tl_xtl_available() == 0, "riscv_hwprobe: the xtl key reports no xtl (%d)",
+                 tl_xtl_available());
     }
     return tl_test_finish();
 }

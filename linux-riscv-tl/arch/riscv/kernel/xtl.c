@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * TensorLoad (xtl): per-task TL state, modelled on the vector support.
+ *
+ * A task's TL state lives in a riscv_xtl_ctx once the task uses TL; a task
+ * without one has none and pays nothing.  Two modes, chosen at boot:
+ *
+ *  lazy   (the harts have Smstateen): sstateen0.C is 0 while a task without
+ *         TL state runs, so its first TL instruction or TL CSR access traps
+ *         as illegal; riscv_xtl_first_use_handler() then gives the task a
+ *         state at reset values and the instruction is retried.
+ *  eager  (no Smstateen, first use cannot trap): every user task gets a
+ *         state at exec, so every user task keeps its own TL state.
+ *
+ * A task's TL state is "in use" (thread.xtl_in_use, until exec, inherited
+ * by fork and clone) from its first TL access in lazy mode; in eager mode,
+ * once the state is found to differ from the reset state.  Only then do its
+ * signal frames carry the TL record and does ptrace or a core dump show it,
+ * so that a program that never uses TL sees the frames Linux writes
+ * without TL (docs/abi.md).
+ *
+ * The hardware registers hold the state of at most one task per hart.  At a
+ * switch the outgoing task's state is saved; the incoming task's is
+ * restored on its way back to user mode (TIF_RISCV_XTL_RESTORE), unless the
+ * hart still holds exactly that state (xtl_hw_task and thread.xtl_hw_cpu
+ * agree).  The kernel invalidates that pairing before it changes a saved
+ * state (signal return, ptrace, exec).
+ *
+ * Save and restore follow the exact sequences of the ISA (docs/isa.md 2.6):
+ * every register moved as one contiguous 1024-byte int8 block, the CSRs
+ * written back before tinit, which makes uninitialized CSRs so again.
+ */
+
+#define pr_fmt(fmt) "xtl: " fmt
+
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/regset.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <asm/asm-extable.h>
+#include <asm/cpufeature.h>
+#include <asm/csr.h>
+#include <asm/ptrace.h>
+#include <asm/sigcontext.h>
+#include <asm/xtl.h>
+
+DEFINE_STATIC_KEY_FALSE(riscv_xtl_enabled_key);
+
+static bool xtl_lazy __ro_after_init;
+static struct kmem_cache *xtl_ctx_cache __ro_after_init;
+
+/* Task whose state the hart's TL registers hold (compared, never followed). */
+static DEFINE_PER_CPU(struct task_struct *, xtl_hw_task);
+/*
+ * Whether sstateen0.C is set on this hart (lazy mode).  Starts true so that
+ * the first switch to a task without TL state clears the bit, whatever the
+ * hart's reset value.
+ */
+static DEFINE_PER_CPU(bool, xtl_user_access) = true;
+
+/* ---- instruction words (docs/isa.md section 4), base address in t0 ---- */
+
+#define XTL_OPCODE		0x5b
+#define XTL_GPR_T0		5
+#define XTL_LOAD_WORD(n)	(((n) << 15) | (XTL_GPR_T0 << 7) | XTL_OPCODE)
+#define XTL_STORE_WORD(n)	((2u << 30) | (1u << 29) | ((n) << 15) | (XTL_GPR_T0 << 7) | XTL_OPCODE)
+
+#define XTL_MEM_INSN(word, ptr)							\
+do {										\
+	register const void *__xtl_base asm("t0") = (ptr);			\
+	asm volatile(".insn 4, %1"						\
+		     : : "r"(__xtl_base), "n"((unsigned long)(word)) : "memory");	\
+} while (0)
+
+#define XTL_FOR_EACH_REG(X)							\
+	X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)	\
+	X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24)	\
+	X(25) X(26) X(27) X(28) X(29) X(30) X(31)
+
+#define XTL_CSR_TTYPE		0x800
+#define XTL_CSR_TSHAPE		0x801
+#define XTL_CSR_STRIDE		0x805
+#define XTL_CSR_WIDTH		0x806
+#define XTL_CSR_TINIT		0x808
+#define XTL_TTYPE_INT8		0x002
+#define XTL_TINIT_RESET		0x01
+/* sstateen0 bit C: custom state (TL) accessible from U-mode */
+#define XTL_SSTATEEN0_C		BIT(0)
+
+static const u32 xtl_csr_writable[RISCV_XTL_NUM_CSRS] = {
+	0x00000fff, 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+	0xffffffff, 0xffffffff, 0x00ffffff, 0x000000ff,
+};
+
+/* Whole registers as one contiguous int8 block [4,16,16], width = pitch = 256. */
+static __always_inline void xtl_hw_whole_register_view(void)
+{
+	csr_write(XTL_CSR_TTYPE, XTL_TTYPE_INT8);
+	csr_write(XTL_CSR_TSHAPE, 0x041010);
+	csr_write(XTL_CSR_WIDTH, 256);
+	csr_write(XTL_CSR_STRIDE, 256);
+}
+
+static void xtl_hw_write_csrs(const struct riscv_xtl_ctx *c)
+{
+	csr_write(0x800, c->csr[0]);
+	csr_write(0x801, c->csr[1]);
+	csr_write(0x802, c->csr[2]);
+	csr_write(0x803, c->csr[3]);
+	csr_write(0x804, c->csr[4]);
+	csr_write(0x805, c->csr[5]);
+	csr_write(0x806, c->csr[6]);
+	csr_write(0x807, c->csr[7]);
+	csr_write(0x808, c->csr[8]);	/* last: clears the uninitialized ones */
+}
+
+/* Leaves the hardware as it was: the CSRs the sequence changes are written back. */
+static void xtl_hw_save(struct riscv_xtl_ctx *c)
+{
+	c->csr[0] = csr_read(0x800);
+	c->csr[1] = csr_read(0x801);
+	c->csr[2] = csr_read(0x802);
+	c->csr[3] = csr_read(0x803);
+	c->csr[4] = csr_read(0x804);
+	c->csr[5] = csr_read(0x805);
+	c->csr[6] = csr_read(0x806);
+	c->csr[7] = csr_read(0x807);
+	c->csr[8] = csr_read(0x808);
+	xtl_hw_whole_register_view();
+#define XTL_SAVE_REG(n) XTL_MEM_INSN(XTL_STORE_WORD(n), c->reg[(n) - 1]);
+	XTL_FOR_EACH_REG(XTL_SAVE_REG)
+#undef XTL_SAVE_REG
+	xtl_hw_write_csrs(c);
+}
+
+static void xtl_hw_restore(const struct riscv_xtl_ctx *c)
+{
+	xtl_hw_whole_register_view();
+#define XTL_RESTORE_REG(n) XTL_MEM_INSN(XTL_LOAD_WORD(n), c->reg[(n) - 1]);
+	XTL_FOR_EACH_REG(XTL_RESTORE_REG)
+#undef XTL_RESTORE_REG
+	xtl_hw_write_csrs(c);
+}
+
+/* Lazy mode: lets user mode reach TL (sstateen0.C) or makes it trap. */
+static void xtl_set_user_access(bool on)
+{
+	if (!xtl_lazy || this_cpu_read(xtl_user_access) == on)
+		return;
+	if (on)
+		csr_set(CSR_SSTATEEN0, XTL_SSTATEEN0_C);
+	else
+		csr_clear(CSR_SSTATEEN0, XTL_SSTATEEN0_C);
+	this_cpu_write(xtl_user_access, on);
+}
+
+/* ---- saved states ---- */
+
+static void xtl_ctx_reset(struct riscv_xtl_ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->csr[0] = XTL_TTYPE_INT8;
+	c->csr[8] = XTL_TINIT_RESET;
+}
+
+/* What the restore sequence would leave: writable bits, uninitialized CSRs 0. */
+static void xtl_ctx_sanitize(struct riscv_xtl_ctx *c)
+{
+	int i;
+
+	c->csr[8] = (c->csr[8] & xtl_csr_writable[8]) | XTL_TINIT_RESET;
+	for (i = 0; i < 8; i++) {
+		c->csr[i] &= xtl_csr_writable[i];
+		if (!(c->csr[8] & BIT(i)))
+			c->csr[i] = 0;
+	}
+	memset(c->reserved, 0, sizeof(c->reserved));
+}
+
+static struct riscv_xtl_ctx *xtl_ctx_alloc(void)
+{
+	struct riscv_xtl_ctx *c = kmem_cache_alloc(xtl_ctx_cache, GFP_KERNEL);
+
+	if (c)
+		xtl_ctx_reset(c);
+	return c;
+}
+
+static bool xtl_ctx_is_reset(const struct riscv_xtl_ctx *c)
+{
+	static const u32 reset_csr[RISCV_XTL_NUM_CSRS] = {
+		XTL_TTYPE_INT8, 0, 0, 0, 0, 0, 0, 0, XTL_TINIT_RESET,
+	};
+
+	return !memcmp(c->csr, reset_csr, sizeof(reset_csr)) &&
+	       !memchr_inv(c->reg, 0, sizeof(c->reg));
+}
+
+static bool xtl_hw_holds(struct task_struct *t, int cpu)
+{
+	return per_cpu(xtl_hw_task, cpu) == t && READ_ONCE(t->thread.xtl_hw_cpu) == cpu;
+}
+
+/* Makes current's saved state up to date (its live state may be newer). */
+static void xtl_flush_current(void)
+{
+	preempt_disable();
+	if (current->thread.xtl_ctx && xtl_hw_holds(current, smp_processor_id()))
+		xtl_hw_save(current->thread.xtl_ctx);
+	preempt_enable();
+}
+
+/* See the top of this file; the state of t must be saved (t not running). */
+static bool xtl_task_in_use(struct task_struct *t)
+{
+	if (t->thread.xtl_in_use)
+		return true;
+	if (!t->thread.xtl_ctx)
+		return false;
+	if (t == current)
+		xtl_flush_current();
+	if (xtl_ctx_is_reset(t->thread.xtl_ctx))
+		return false;
+	t->thread.xtl_in_use = true;
+	return true;
+}
+
+/*
+ * Before the kernel changes t's saved state: the hart must not keep (or
+ * save back) the old live state, so t restores the new one before user mode.
+ */
+static void xtl_invalidate(struct task_struct *t)
+{
+	WRITE_ONCE(t->thread.xtl_hw_cpu, -1);
+	barrier();
+	set_tsk_thread_flag(t, TIF_RISCV_XTL_RESTORE);
+}
+
+/* ---- context switch ---- */
+
+void riscv_xtl_switch(struct task_struct *prev, struct task_struct *next)
+{
+	int cpu = smp_processor_id();
+
+	if (prev->thread.xtl_ctx && xtl_hw_holds(prev, cpu))
+		xtl_hw_save(prev->thread.xtl_ctx);
+
+	if (!next->thread.xtl_ctx) {
+		xtl_set_user_access(false);
+	} else if (xtl_hw_holds(next, cpu)) {
+		clear_tsk_thread_flag(next, TIF_RISCV_XTL_RESTORE);
+		xtl_set_user_access(true);
+	} else {
+		set_tsk_thread_flag(next, TIF_RISCV_XTL_RESTORE);
+	}
+}
+
+/* On the way back to user mode, interrupts off. */
+void riscv_xtl_restore_current(void)
+{
+	struct task_struct *t = current;
+	int cpu = smp_processor_id();
+
+	if (!t->thread.xtl_ctx) {
+		xtl_set_user_access(false);
+		return;
+	}
+	xtl_hw_restore(t->thread.xtl_ctx);
+	per_cpu(xtl_hw_task, cpu) = t;
+	WRITE_ONCE(t->thread.xtl_hw_cpu, cpu);
+	xtl_set_user_access(true);
+}
+
+/* ---- first use (lazy mode) ---- */
+
+/* Whether a CUSTOM-2 word is a TL instruction (docs/isa.md 4.6). */
+static bool xtl_word_is_insn(u32 w)
+{
+	u32 funct5 = (w >> 25) & 31;
+
+	switch ((w >> 12) & 7) {
+	case 0:		/* tl.load, tl.mload, tl.store, tl.mstore */
+		return true;
+	case 1:		/* tl.concat.D, tl.merge.D */
+		return (funct5 >> 2) <= 1 && (funct5 & 3) != 3;
+	case 2:		/* tl.addi */
+		return ((w >> 28) & 3) == 0;
+	case 3:		/* tl.xpose.AB */
+		return !(funct5 & 0x10);
+	case 4:		/* tl.muls */
+		return funct5 == 0;
+	case 5:		/* tl.fillpad.P */
+		return (funct5 >> 2) == 0 && (funct5 & 3) != 3 && ((w >> 20) & 31) == 0;
+	default:
+		return false;
+	}
+}
+
+/* A TL instruction, or a Zicsr instruction on CSRs 0x800..0x808. */
+static bool xtl_insn_uses_tl(u32 insn)
+{
+	u32 funct3 = (insn >> 12) & 7, csr = insn >> 20;
+
+	if ((insn & 0x7f) == XTL_OPCODE)
+		return xtl_word_is_insn(insn);
+	if ((insn & 0x7f) == 0x73)
+		return funct3 != 0 && funct3 != 4 && csr >= 0x800 && csr <= 0x808;
+	return false;
+}
+
+bool riscv_xtl_first_use_handler(struct pt_regs *regs)
+{
+	u32 insn = (u32)regs->badaddr;
+	struct riscv_xtl_ctx *c;
+
+	if (!riscv_xtl_enabled() || !xtl_lazy || current->thread.xtl_ctx)
+		return false;
+	if (!insn && __get_user(insn, (u32 __user *)regs->epc))
+		return false;
+	if (!xtl_insn_uses_tl(insn))
+		return false;
+
+	c = xtl_ctx_alloc();
+	if (!c) {
+		force_sig(SIGBUS);
+		return true;
+	}
+	current->thread.xtl_ctx = c;
+	current->thread.xtl_in_use = true;
+	xtl_invalidate(current);	/* the reset state is loaded on return */
+	return true;
+}
+
+/* ---- task life cycle ---- */
+
+/* dst is a copy of the parent's task_struct: it owns nothing yet. */
+void riscv_xtl_dup_task_struct(struct task_struct *dst)
+{
+	dst->thread.xtl_ctx = NULL;
+	dst->thread.xtl_hw_cpu = -1;
+	clear_tsk_thread_flag(dst, TIF_RISCV_XTL_RESTORE);
+}
+
+/* A new user thread or process gets a copy of its creator's TL state. */
+int riscv_xtl_copy_thread(struct task_struct *p)
+{
+	struct riscv_xtl_ctx *c;
+
+	if (!riscv_xtl_enabled() || !current->thread.xtl_ctx)
+		return 0;
+	c = kmem_cache_alloc(xtl_ctx_cache, GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	xtl_flush_current();
+	memcpy(c, current->thread.xtl_ctx, sizeof(*c));
+	p->thread.xtl_ctx = c;
+	set_tsk_thread_flag(p, TIF_RISCV_XTL_RESTORE);
+	return 0;
+}
+
+void riscv_xtl_release(struct task_struct *tsk)
+{
+	if (tsk->thread.xtl_ctx) {
+		kmem_cache_free(xtl_ctx_cache, tsk->thread.xtl_ctx);
+		tsk->thread.xtl_ctx = NULL;
+	}
+}
+
+/* exec: the new program starts without TL state (lazy) or at reset (eager). */
+void riscv_xtl_flush_thread(void)
+{
+	struct task_struct *t = current;
+
+	if (!riscv_xtl_enabled())
+		return;
+	preempt_disable();
+	WRITE_ONCE(t->thread.xtl_hw_cpu, -1);
+	xtl_set_user_access(false);
+	preempt_enable();
+	t->thread.xtl_in_use = false;
+	if (xtl_lazy) {
+		clear_tsk_thread_flag(t, TIF_RISCV_XTL_RESTORE);
+		riscv_xtl_release(t);
+		return;
+	}
+	if (!t->thread.xtl_ctx)
+		t->thread.xtl_ctx = kmem_cache_alloc(xtl_ctx_cache, GFP_KERNEL);
+	if (!t->thread.xtl_ctx) {
+		/* Without a state of its own the program could read others' TL registers. */
+		force_sig(SIGKILL);
+		return;
+	}
+	xtl_ctx_reset(t->thread.xtl_ctx);
+	xtl_invalidate(t);
+}
+
+/* ---- signal frames: one record of the sigcontext extension chain ---- */
+
+size_t riscv_xtl_sc_size(bool cal_all)
+{
+	if (cal_all)
+		return riscv_isa_extension_available(NULL, XTL) ? RISCV_XTL_SC_SIZE : 0;
+	return xtl_task_in_use(current) ? RISCV_XTL_SC_SIZE : 0;
+}
+
+long riscv_xtl_save_sigcontext(void __user **sc_ext_ptr)
+{
+	struct __riscv_ctx_hdr __user *hdr = *sc_ext_ptr;
+	struct __riscv_xtl_state __user *state = (void __user *)(hdr + 1);
+	struct riscv_xtl_ctx *c = current->thread.xtl_ctx;
+	long err = 0;
+
+	if (!xtl_task_in_use(current))
+		return 0;
+	xtl_flush_current();
+	err |= __copy_to_user(state->csr, c->csr, sizeof(c->csr));
+	err |= __clear_user(state->reserved, sizeof(state->reserved));
+	err |= __clear_user(state->reg[0], sizeof(state->reg[0]));
+	err |= __copy_to_user(state->reg[1], c->reg, sizeof(c->reg));
+	err |= __put_user(RISCV_XTL_MAGIC, &hdr->magic);
+	err |= __put_user(RISCV_XTL_SC_SIZE, &hdr->size);
+	if (unlikely(err))
+		return -EFAULT;
+	*sc_ext_ptr = (void __user *)hdr + RISCV_XTL_SC_SIZE;
+	return 0;
+}
+
+long riscv_xtl_restore_sigcontext(void __user *hdr, u32 size)
+{
+	struct __riscv_xtl_state __user *state =
+		(void __user *)((struct __riscv_ctx_hdr __user *)hdr + 1);
+	struct task_struct *t = current;
+	struct riscv_xtl_ctx *c;
+	long err = 0;
+
+	if (!riscv_xtl_enabled() || size != RISCV_XTL_SC_SIZE)
+		return -EINVAL;
+	if (!t->thread.xtl_ctx) {
+		t->thread.xtl_ctx = xtl_ctx_alloc();
+		if (!t->thread.xtl_ctx)
+			return -ENOMEM;
+	}
+	c = t->thread.xtl_ctx;
+	t->thread.xtl_in_use = true;
+	xtl_invalidate(t);
+	err |= __copy_from_user(c->csr, state->csr, sizeof(c->csr));
+	err |= __copy_from_user(c->reg, state->reg[1], sizeof(c->reg));
+	if (unlikely(err))
+		return -EFAULT;
+	xtl_ctx_sanitize(c);
+	return 0;
+}
+
+/* ---- ptrace regset NT_RISCV_XTL (and the core dump note) ---- */
+
+int riscv_xtl_regset_active(struct task_struct *target, const struct user_regset *regset)
+{
+	return xtl_task_in_use(target) ? regset->n : 0;
+}
+
+int riscv_xtl_regset_get(struct task_struct *target, const struct user_regset *regset,
+			 struct membuf to)
+{
+	struct riscv_xtl_ctx *c = target->thread.xtl_ctx;
+	static const u8 zero_reg[RISCV_XTL_REG_BYTES];
+
+	if (!riscv_xtl_enabled())
+		return -ENODEV;
+	if (!xtl_task_in_use(target))
+		return -ENODATA;
+	if (target == current)
+		xtl_flush_current();
+	membuf_write(&to, c->csr, sizeof(c->csr));
+	membuf_zero(&to, sizeof(c->reserved));
+	membuf_write(&to, zero_reg, sizeof(zero_reg));
+	return membuf_write(&to, c->reg, sizeof(c->reg));
+}
+
+int riscv_xtl_regset_set(struct task_struct *target, const struct user_regset *regset,
+			 unsigned int pos, unsigned int count, const void *kbuf,
+			 const void __user *ubuf)
+{
+	struct __riscv_xtl_state *state;
+	struct riscv_xtl_ctx *c;
+	int ret;
+
+	if (!riscv_xtl_enabled())
+		return -ENODEV;
+	state = kmalloc(sizeof(*state), GFP_KERNEL);
+	if (!state)
+		return -ENOMEM;
+	if (!target->thread.xtl_ctx) {
+		target->thread.xtl_ctx = xtl_ctx_alloc();
+		if (!target->thread.xtl_ctx) {
+			kfree(state);
+			return -ENOMEM;
+		}
+	}
+	c = target->thread.xtl_ctx;
+	if (target == current)
+		xtl_flush_current();
+	/* A partial write keeps the rest of the state. */
+	memcpy(state->csr, c->csr, sizeof(c->csr));
+	memset(state->reserved, 0, sizeof(state->reserved));
+	memset(state->reg[0], 0, sizeof(state->reg[0]));
+	memcpy(state->reg[1], c->reg, sizeof(c->reg));
+	ret = user_regset_copyin(&pos, &count, &kbuf, &ubuf, state, 0, sizeof(*state));
+	if (!ret) {
+		target->thread.xtl_in_use = true;
+		xtl_invalidate(target);
+		memcpy(c->csr, state->csr, sizeof(c->csr));
+		memcpy(c->reg, state->reg[1], sizeof(c->reg));
+		xtl_ctx_sanitize(c);
+	}
+	kfree(state);
+	return ret;
+}
+
+/* ---- detection ---- */
+
+unsigned long riscv_xtl_hwprobe(const struct cpumask *cpus)
+{
+	int cpu;
+
+	if (!riscv_xtl_enabled())
+		return 0;
+	for_each_cpu(cpu, cpus) {
+		if (!__riscv_isa_extension_available(hart_isa[cpu].isa, RISCV_ISA_EXT_XTL))
+			return 0;
+	}
+	return RISCV_HWPROBE_XTL;
+}
+
+/* Whether S-mode may access TL: M-mode firmware sets mstateen0.C for it. */
+static bool __init xtl_supervisor_access(void)
+{
+	unsigned long ok = 0, tinit;
+
+	asm volatile("1:	csrr	%1, 0x808\n"
+		     "	li	%0, 1\n"
+		     "2:\n"
+		     _ASM_EXTABLE(1b, 2b)
+		     : "+r"(ok), "=r"(tinit));
+	return ok;
+}
+
+static int __init riscv_xtl_init(void)
+{
+	if (!riscv_isa_extension_available(NULL, XTL))
+		return 0;
+	if (!xtl_supervisor_access()) {
+		pr_warn("disabled: S-mode cannot access TL (the M-mode firmware left mstateen0.C clear); user TL instructions raise SIGILL\n");
+		return 0;
+	}
+	xtl_ctx_cache = kmem_cache_create_usercopy("riscv_xtl_ctx", sizeof(struct riscv_xtl_ctx),
+						   64, SLAB_PANIC | SLAB_ACCOUNT, 0,
+						   sizeof(struct riscv_xtl_ctx), NULL);
+	xtl_lazy = riscv_isa_extension_available(NULL, SMSTATEEN);
+	if (xtl_lazy) {
+		pr_info("TensorLoad state per task, lazy: allocated at the first TL access (Smstateen trap)\n");
+	} else {
+		pr_info("TensorLoad state per task, eager: every user task has one (no Smstateen, first use cannot trap)\n");
+	}
+	static_branch_enable(&riscv_xtl_enabled_key);
+	return 0;
+}
+core_initcall(riscv_xtl_init);

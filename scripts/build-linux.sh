@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds TL-QEMU's riscv64 Linux kernel and prints the path of its Image:
+# Debian 13's linux source package (pinned below), the hook patches of
+# patches/linux-6.12/, the TL code of linux-riscv-tl/ linked into the tree,
+# and "make tinyconfig" plus linux-riscv-tl/tl-qemu.config as configuration.
+# Out of tree in $BUILD_DIR/linux, with ccache; incremental once built.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tl_load_config
+need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
+need_tool make make
+need_tool flex flex
+need_tool bison bison
+need_tool bc bc
+
+LINUX_VERSION=${TL_LINUX_SOURCE_VERSION:-6.12.107-1}
+pristine=$("$TL_REPO/scripts/fetch-debian-source.sh" linux "$LINUX_VERSION")
+src="$BUILD_DIR/linux-src"
+obj="$BUILD_DIR/linux"
+ours="$TL_REPO/linux-riscv-tl"
+fragment="$ours/tl-qemu.config"
+
+links=()
+while IFS= read -r f; do
+    links+=("$f=$ours/$f")
+done < <(cd "$ours" && find arch -type f | sort)
+tl_patched_tree "$pristine" "$src" "$TL_REPO/patches/linux-6.12" "${links[@]}"
+
+kmake=(make -C "$src" O="$obj" ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu-
+       KBUILD_BUILD_USER=tl-qemu KBUILD_BUILD_HOST=tl-qemu
+       KBUILD_BUILD_TIMESTAMP="Debian $LINUX_VERSION")
+if command -v ccache >/dev/null 2>&1; then
+    kmake+=(CC="ccache riscv64-linux-gnu-gcc")
+    export CCACHE_BASEDIR="$BUILD_DIR" CCACHE_NOHASHDIR=true
+fi
+mkdir -p "$obj"
+
+want_config=$( { echo "$LINUX_VERSION"; cat "$fragment"; } | sha256sum | cut -d' ' -f1)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.tl-config" 2>/dev/null)" != "$want_config" ]; then
+    log "configuring Linux $LINUX_VERSION (tinyconfig + $(basename "$fragment")) in $obj"
+    { "${kmake[@]}" tinyconfig &&
+      "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" &&
+      "${kmake[@]}" olddefconfig; } >"$obj/config.log" 2>&1 ||
+        die "configuring the kernel failed (see $obj/config.log)"
+    # Every option of the fragment must have survived Kconfig's dependencies.
+    while IFS= read -r line; do
+        case "$line" in
+            CONFIG_*=*) grep -qxF "$line" "$obj/.config" ||
+                die "kernel option ${line%%=*} did not end up as '${line#*=}' (its dependencies are not met; see $obj/config.log); fix $fragment" ;;
+            "# CONFIG_"*" is not set") name=${line#\# }; name=${name%% *}
+                ! grep -q "^$name=" "$obj/.config" ||
+                die "kernel option $name is still enabled (something selects it; see $obj/config.log); fix $fragment" ;;
+        esac
+    done < "$fragment"
+    echo "$want_config" > "$obj/.tl-config"
+fi
+
+log "building the Linux kernel Image in $obj"
+if ! "${kmake[@]}" -j"$(nproc)" Image >"$obj/build.log" 2>&1; then
+    grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2
+    die "the kernel build failed (full log: $obj/build.log)"
+fi
+printf '%s\n' "$obj/arch/riscv/boot/Image"

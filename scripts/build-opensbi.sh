@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds OpenSBI 1.6 (Debian 13's opensbi source package, upstream tarball)
+# with the patches of patches/opensbi-1.6/ (mstateen0.C for harts with xtl)
+# for the generic platform, and prints the path of fw_dynamic.bin.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tl_load_config
+need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
+need_tool make make
+
+OPENSBI_VERSION=1.6-1
+pristine=$("$TL_REPO/scripts/fetch-debian-source.sh" --orig-only opensbi "$OPENSBI_VERSION")
+src="$BUILD_DIR/opensbi-src"
+obj="$BUILD_DIR/opensbi"
+tl_patched_tree "$pristine" "$src" "$TL_REPO/patches/opensbi-1.6"
+
+fw="$obj/platform/generic/firmware/fw_dynamic.bin"
+cc=riscv64-linux-gnu-gcc
+command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
+log "building OpenSBI (generic platform) in $obj"
+mkdir -p "$obj"
+if ! make -C "$src" O="$obj" PLATFORM=generic CROSS_COMPILE=riscv64-linux-gnu- CC="$cc" \
+        FW_PIC=y -j"$(nproc)" >"$obj/make.log" 2>&1; then
+    grep -E 'error|Error' "$obj/make.log" | head -n 10 >&2
+    die "the OpenSBI build failed (full log: $obj/make.log)"
+fi
+[ -f "$fw" ] || die "the OpenSBI build produced no $fw (see $obj/make.log)"
+printf '%s\n' "$fw"
