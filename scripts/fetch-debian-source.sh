@@ -20,7 +20,8 @@ fi
 [ $# -eq 2 ] || die "usage: scripts/fetch-debian-source.sh [--orig-only] PACKAGE VERSION"
 pkg=$1 version=$2
 dir="$CACHE_DIR/src/$pkg"
-tree="$dir/unpacked/$version"
+# No epoch in the path: make cannot handle ':' in file names.
+tree="$dir/unpacked/${version#*:}"
 [ $orig_only = 0 ] || tree="$tree-orig"
 mkdir -p "$dir"
 
