@@ -76,3 +76,5 @@ mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 echo "TL-QEMU benchmark: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem RAM; QEMU $(sed -n 1p "$BUILD_DIR/patched-qemu/VERSION" 2>/dev/null)"
 python3 "$src/report.py" "$raw"
+echo
+"$TL_REPO/scripts/bench-linux.sh"

@@ -4,6 +4,10 @@
 # patches/linux-6.12/, the TL code of linux-riscv-tl/ linked into the tree,
 # and "make tinyconfig" plus linux-riscv-tl/tl-qemu.config as configuration.
 # Out of tree in $BUILD_DIR/linux, with ccache; incremental once built.
+#
+#   scripts/build-linux.sh --stock   the same source and configuration
+#                                    without TL support, in $BUILD_DIR/linux-stock
+#                                    (the baseline of make bench)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
@@ -13,18 +17,35 @@ need_tool flex flex
 need_tool bison bison
 need_tool bc bc
 
+stock=0
+case "${1:-}" in
+    --stock) stock=1 ;;
+    "") ;;
+    *) die "unknown option '$1' (scripts/build-linux.sh [--stock])" ;;
+esac
+
 LINUX_VERSION=${TL_LINUX_SOURCE_VERSION:-6.12.107-1}
 pristine=$("$TL_REPO/scripts/fetch-debian-source.sh" linux "$LINUX_VERSION")
-src="$BUILD_DIR/linux-src"
-obj="$BUILD_DIR/linux"
 ours="$TL_REPO/linux-riscv-tl"
-fragment="$ours/tl-qemu.config"
-
-links=()
-while IFS= read -r f; do
-    links+=("$f=$ours/$f")
-done < <(cd "$ours" && find arch -type f | sort)
-tl_patched_tree "$pristine" "$src" "$TL_REPO/patches/linux-6.12" "${links[@]}"
+if [ "$stock" = 1 ]; then
+    # Out-of-tree builds leave the source tree untouched: build the pristine one.
+    src=$pristine
+    obj="$BUILD_DIR/linux-stock"
+    mkdir -p "$obj"
+    fragment="$obj/stock.config"
+    grep -v 'CONFIG_RISCV_ISA_XTL' "$ours/tl-qemu.config" > "$fragment.new"
+    cmp -s "$fragment.new" "$fragment" 2>/dev/null || mv "$fragment.new" "$fragment"
+    rm -f "$fragment.new"
+else
+    src="$BUILD_DIR/linux-src"
+    obj="$BUILD_DIR/linux"
+    fragment="$ours/tl-qemu.config"
+    links=()
+    while IFS= read -r f; do
+        links+=("$f=$ours/$f")
+    done < <(cd "$ours" && find arch -type f | sort)
+    tl_patched_tree "$pristine" "$src" "$TL_REPO/patches/linux-6.12" "${links[@]}"
+fi
 
 kmake=(make -C "$src" O="$obj" ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu-
        KBUILD_BUILD_USER=tl-qemu KBUILD_BUILD_HOST=tl-qemu

@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
-# Obtains a riscv64 Linux kernel and a static busybox from Debian 13 (trixie)'s
-# riscv64 binary packages and prints two lines:
-#     KERNEL=<path of the kernel image (vmlinux-*, an Image with a PE header)>
-#     BUSYBOX=<path of the static riscv64 busybox>
-# The packages are fetched with a private apt configuration for the riscv64
+# Obtains Debian 13 (trixie)'s stock riscv64 Linux kernel from its riscv64
+# binary package (the kernel without TL support, for scripts/demo.sh
+# --stock-kernel) and prints the path of its image (vmlinux-*, an Image with
+# a PE header).  The package is fetched with a private apt configuration for the riscv64
 # architecture under $CACHE_DIR/apt-riscv64 (the machine's /etc/apt and its
 # dpkg architecture list are never changed) and unpacked under
 # $CACHE_DIR/linux-riscv64; once unpacked, nothing is downloaded again.
 #
-# Overrides: TL_LINUX_KERNEL=FILE and TL_BUSYBOX=FILE use your own files;
 # TL_KERNEL_PACKAGE=NAME picks another linux-image-* package.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,53 +25,29 @@ extract() {
 root="$CACHE_DIR/linux-riscv64"
 debs="$root/debs"
 
-# ---- kernel ----
-if [ -n "${TL_LINUX_KERNEL:-}" ]; then
-    [ -f "$TL_LINUX_KERNEL" ] || die "TL_LINUX_KERNEL='$TL_LINUX_KERNEL' does not exist"
-    kernel=$(cd "$(dirname "$TL_LINUX_KERNEL")" && pwd)/$(basename "$TL_LINUX_KERNEL")
-else
-    kernel=$(ls "$root"/kernel/boot/vmlinu[xz]-* 2>/dev/null | sort -V | tail -n 1 || true)
-    if [ -z "$kernel" ] || [ ! -f "$root/kernel.stamp" ]; then
-        need_tool dpkg-deb dpkg
-        rv_apt_update
-        pkg=${TL_KERNEL_PACKAGE:-}
-        if [ -z "$pkg" ]; then
-            # linux-image-riscv64 is a metapackage: Depends: linux-image-6.x.y+debNN-riscv64
-            # shellcheck disable=SC2046
-            pkg=$(apt-cache $(rv_apt_opts) depends linux-image-riscv64 2>/dev/null |
-                  sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[0-9][^ ]*-riscv64\)$/\1/p' | head -n 1 || true)
-            [ -n "$pkg" ] ||
-                die "Debian trixie (riscv64) has no linux-image-riscv64 depending on a linux-image-6.x package; set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 or TL_LINUX_KERNEL=FILE"
-        fi
+kernel=$(ls "$root"/kernel/boot/vmlinu[xz]-* 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$kernel" ] || [ ! -f "$root/kernel.stamp" ]; then
+    need_tool dpkg-deb dpkg
+    rv_apt_update
+    pkg=${TL_KERNEL_PACKAGE:-}
+    if [ -z "$pkg" ]; then
+        # linux-image-riscv64 is a metapackage: Depends: linux-image-6.x.y+debNN-riscv64
         # shellcheck disable=SC2046
-        apt-cache $(rv_apt_opts) show "$pkg" >/dev/null 2>&1 ||
-            die "the kernel package '$pkg' is not in Debian trixie (riscv64); set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 to a kernel package of Debian trixie riscv64, or TL_LINUX_KERNEL=FILE"
-        deb=$(rv_download "$pkg" "$debs")
-        log "unpacking the kernel image from $(basename "$deb")"
-        extract "$deb" "$root/kernel" './boot/*'
-        kernel=$(ls "$root"/kernel/boot/vmlinu[xz]-* 2>/dev/null | sort -V | tail -n 1 || true)
-        [ -n "$kernel" ] || die "$(basename "$deb") holds no /boot/vmlinux-*; set TL_LINUX_KERNEL=FILE to a riscv64 Image"
-        rm -f "$deb"       # 100+ MB, and the unpacked kernel is all we use
-        touch "$root/kernel.stamp"
+        pkg=$(apt-cache $(rv_apt_opts) depends linux-image-riscv64 2>/dev/null |
+              sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[0-9][^ ]*-riscv64\)$/\1/p' | head -n 1 || true)
+        [ -n "$pkg" ] ||
+            die "Debian trixie (riscv64) has no linux-image-riscv64 depending on a linux-image-6.x package; set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 or TL_LINUX_KERNEL=FILE"
     fi
+    # shellcheck disable=SC2046
+    apt-cache $(rv_apt_opts) show "$pkg" >/dev/null 2>&1 ||
+        die "the kernel package '$pkg' is not in Debian trixie (riscv64); set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 to a kernel package of Debian trixie riscv64, or TL_LINUX_KERNEL=FILE"
+    deb=$(rv_download "$pkg" "$debs")
+    log "unpacking the kernel image from $(basename "$deb")"
+    extract "$deb" "$root/kernel" './boot/*'
+    kernel=$(ls "$root"/kernel/boot/vmlinu[xz]-* 2>/dev/null | sort -V | tail -n 1 || true)
+    [ -n "$kernel" ] || die "$(basename "$deb") holds no /boot/vmlinux-*; set TL_LINUX_KERNEL=FILE to a riscv64 Image"
+    rm -f "$deb"       # 100+ MB, and the unpacked kernel is all we use
+    touch "$root/kernel.stamp"
 fi
 
-# ---- busybox ----
-if [ -n "${TL_BUSYBOX:-}" ]; then
-    [ -f "$TL_BUSYBOX" ] || die "TL_BUSYBOX='$TL_BUSYBOX' does not exist"
-    busybox=$(cd "$(dirname "$TL_BUSYBOX")" && pwd)/$(basename "$TL_BUSYBOX")
-else
-    busybox="$root/busybox/usr/bin/busybox"
-    if [ ! -f "$busybox" ] || [ ! -f "$root/busybox.stamp" ]; then
-        need_tool dpkg-deb dpkg
-        rv_apt_update
-        deb=$(rv_download busybox-static "$debs")
-        log "unpacking busybox from $(basename "$deb")"
-        extract "$deb" "$root/busybox" './*bin/busybox'
-        [ -f "$busybox" ] || busybox="$root/busybox/bin/busybox"
-        [ -f "$busybox" ] || die "$(basename "$deb") holds no busybox binary; set TL_BUSYBOX=FILE to a static riscv64 busybox"
-        touch "$root/busybox.stamp"
-    fi
-fi
-
-printf 'KERNEL=%s\nBUSYBOX=%s\n' "$kernel" "$busybox"
+printf '%s\n' "$kernel"

@@ -1,48 +1,83 @@
-# Shared pieces of the Linux demo (scripts/demo.sh) and its test
-# (tests/linux/run.sh): kernel + busybox, the initramfs with the TL programs,
-# and one qemu-system-riscv64 boot.  Sourced after lib.sh and tl_load_config.
+# Shared pieces of the Linux guest (scripts/demo.sh, tests/linux/run.sh,
+# scripts/bench-linux.sh): kernel, firmware and busybox, the initramfs with
+# the TL programs, and one qemu-system-riscv64 boot.  Sourced after lib.sh
+# and tl_load_config.
 # shellcheck shell=bash
 # shellcheck disable=SC2034  # TL_* variables are used by the scripts that source this file
 
 TL_GUEST_SRC="$TL_REPO/tests/linux/guest"
 TL_DEMO_DIR="$BUILD_DIR/demo"
-TL_OPENSBI=${TL_OPENSBI:-/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin}
-# CPU options that make TL usable from an unmodified Linux user space (docs/linux.md).
-TL_DEMO_CPU_DEFAULT="rv64,xtl=on"
-TL_BOOT_TIMEOUT=${TL_BOOT_TIMEOUT:-120}
+TL_DEBIAN_OPENSBI=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
+TL_BOOT_TIMEOUT=${TL_BOOT_TIMEOUT:-300}
 
-# Sets TL_KERNEL and TL_BUSYBOX (downloads and unpacks on first use).
-tl_linux_fetch() {
-    local out
-    out=$("$TL_REPO/scripts/fetch-linux.sh") || exit 1
-    TL_KERNEL=$(sed -n 's/^KERNEL=//p' <<<"$out")
-    TL_BUSYBOX=$(sed -n 's/^BUSYBOX=//p' <<<"$out")
-    [ -f "$TL_KERNEL" ] && [ -f "$TL_BUSYBOX" ] ||
-        die "scripts/fetch-linux.sh gave no kernel or busybox; delete $CACHE_DIR/linux-riscv64 and rerun"
+# Sets TL_KERNEL, TL_OPENSBI and TL_BUSYBOX for kernel kind $1:
+#   tl      TL-QEMU's kernel and OpenSBI, built from Debian's sources
+#   debian  Debian 13's stock riscv64 kernel package and Debian 12's OpenSBI
+#           1.1 (no TL support: TL state is shared by all tasks of a hart)
+# TL_LINUX_KERNEL=FILE, TL_OPENSBI=FILE and TL_BUSYBOX=FILE override them.
+tl_linux_prepare() {
+    local kind=$1
+    case "$kind" in
+        tl)
+            TL_KERNEL=${TL_LINUX_KERNEL:-$("$TL_REPO/scripts/build-linux.sh")} || exit 1
+            TL_OPENSBI=${TL_OPENSBI:-$("$TL_REPO/scripts/build-opensbi.sh")} || exit 1 ;;
+        debian)
+            TL_KERNEL=${TL_LINUX_KERNEL:-$("$TL_REPO/scripts/fetch-linux.sh")} || exit 1
+            TL_OPENSBI=${TL_OPENSBI:-$TL_DEBIAN_OPENSBI}
+            [ -f "$TL_OPENSBI" ] ||
+                die "OpenSBI firmware $TL_OPENSBI is missing; run 'make deps' (or: apt-get install opensbi)" ;;
+        *) die "unknown kernel kind '$kind' (tl or debian)" ;;
+    esac
+    TL_BUSYBOX=${TL_BUSYBOX:-$("$TL_REPO/scripts/build-busybox.sh")} || exit 1
+    for f in "$TL_KERNEL" "$TL_OPENSBI" "$TL_BUSYBOX"; do
+        [ -f "$f" ] || die "'$f' does not exist"
+    done
+    [ -x "$BUILD_DIR/qemu/qemu-system-riscv64" ] ||
+        die "$BUILD_DIR/qemu/qemu-system-riscv64 is missing; run 'make qemu'"
+    need_tool timeout coreutils
 }
 
 # Compiles one guest C file $1 into $2 (a static riscv64 program) when out of date.
 tl_guest_cc() {
-    local src=$1 prog=$2
-    if [ ! -x "$prog" ] || [ "$src" -nt "$prog" ] || [ "$TL_REPO/include/tl/tl_insn.h" -nt "$prog" ]; then
-        riscv64-linux-gnu-gcc -static -O2 -Wall -I"$TL_REPO/include" "$src" -o "$prog" -lm \
-            >"$prog.log" 2>&1 || {
-            cat "$prog.log" >&2
-            die "cannot compile $src for riscv64 (see above); fix the program or run 'make deps'"
-        }
-    fi
+    local src=$1 prog=$2 dep
+    for dep in "$src" "$TL_REPO"/include/tl/*.h "$TL_REPO/tests/user/tl_test.h" \
+               "$TL_REPO/tests/user/tl_state.h"; do
+        if [ ! -x "$prog" ] || [ "$dep" -nt "$prog" ]; then
+            riscv64-linux-gnu-gcc -static -O2 -Wall -I"$TL_REPO/include" -I"$TL_REPO/tests/user" \
+                "$src" -o "$prog" -lm -lpthread >"$prog.log" 2>&1 || {
+                cat "$prog.log" >&2
+                die "cannot compile $src for riscv64 (see above); fix the program or run 'make deps'"
+            }
+            return
+        fi
+    done
 }
 
-# Builds $TL_DEMO_DIR/initramfs.cpio.gz: busybox, /init, the TL programs and
-# the programs named in TL_DEMO_ADD (space-separated .c files or riscv64 binaries).
+# The guest programs: /usr/bin/NAME from tests/linux/guest and tests/user.
+TL_GUEST_PROGS=(
+    "tl-demo=$TL_GUEST_SRC/tl_demo.c"
+    "tl-fault=$TL_GUEST_SRC/tl_fault.c"
+    "tl-probe=$TL_GUEST_SRC/tl_probe.c"
+    "tl-isolation=$TL_GUEST_SRC/tl_isolation.c"
+    "tl-forkexec=$TL_GUEST_SRC/tl_forkexec.c"
+    "tl-ptrace=$TL_GUEST_SRC/tl_ptrace.c"
+    "ctxswitch-bench=$TL_GUEST_SRC/ctxswitch_bench.c"
+    "test_sigframe=$TL_REPO/tests/user/test_sigframe.c"
+    "test_signals=$TL_REPO/tests/user/test_signals.c"
+    "test_tinit=$TL_REPO/tests/user/test_tinit.c"
+    "test_fuzz=$TL_REPO/tests/user/test_fuzz.c"
+)
+
+# Builds $TL_DEMO_DIR/initramfs.cpio.gz: busybox, /init, the guest programs
+# and the programs named in TL_DEMO_ADD (space-separated .c files or riscv64 binaries).
 tl_build_initramfs() {
     need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
     need_tool python3 python3
-    local bin="$TL_DEMO_DIR/bin" list="$TL_DEMO_DIR/initramfs.list" p name
+    local bin="$TL_DEMO_DIR/bin" list="$TL_DEMO_DIR/initramfs.list" p name entry
     mkdir -p "$bin"
-    tl_guest_cc "$TL_GUEST_SRC/tl_demo.c" "$bin/tl-demo"
-    tl_guest_cc "$TL_GUEST_SRC/tl_fault.c" "$bin/tl-fault"
-    tl_guest_cc "$TL_GUEST_SRC/tl_probe.c" "$bin/tl-probe"
+    for entry in "${TL_GUEST_PROGS[@]}"; do
+        tl_guest_cc "${entry#*=}" "$bin/${entry%%=*}"
+    done
     : > "$TL_DEMO_DIR/tl-extra"
     {
         echo "# generated by scripts/linux-lib.sh"
@@ -54,16 +89,18 @@ tl_build_initramfs() {
         echo "file /bin/busybox $TL_BUSYBOX 0755"
         echo "slink /bin/sh busybox 0777"
         echo "file /init $TL_GUEST_SRC/init 0755"
-        for p in tl-demo tl-fault tl-probe; do
-            echo "file /usr/bin/$p $bin/$p 0755"
+        for entry in "${TL_GUEST_PROGS[@]}"; do
+            echo "file /usr/bin/${entry%%=*} $bin/${entry%%=*} 0755"
         done
         for p in ${TL_DEMO_ADD:-}; do
             [ -f "$p" ] || die "TL_DEMO_ADD: '$p' does not exist"
             name=$(basename "$p" .c)
             case "$name" in
-                *[!A-Za-z0-9._+-]*|tl-demo|tl-fault|tl-probe|busybox|sh)
-                    die "TL_DEMO_ADD: '$p' gives the program name '$name'; rename the file" ;;
+                *[!A-Za-z0-9._+-]*|busybox|sh) die "TL_DEMO_ADD: '$p' gives the program name '$name'; rename the file" ;;
             esac
+            for entry in "${TL_GUEST_PROGS[@]}"; do
+                [ "$name" != "${entry%%=*}" ] || die "TL_DEMO_ADD: '$p' gives the program name '$name', which the guest already has; rename the file"
+            done
             if [[ "$p" == *.c ]]; then
                 mkdir -p "$bin/extra"
                 tl_guest_cc "$p" "$bin/extra/$name"
@@ -76,51 +113,27 @@ tl_build_initramfs() {
     } > "$list"
     python3 "$TL_REPO/scripts/mkcpio.py" "$list" "$TL_DEMO_DIR/initramfs.cpio.gz" ||
         die "could not write $TL_DEMO_DIR/initramfs.cpio.gz"
-    # busybox applets are linked at boot: /init runs 'busybox --install -s'.
 }
 
-# The qemu-system-riscv64 command line for CPU $1 and extra kernel arguments $2.
+# The qemu-system-riscv64 command line (TL_QEMU_CMD) for CPU $1, extra kernel
+# arguments $2 and $3 harts.
 tl_qemu_cmd() {
-    local cpu=$1 append="console=ttyS0 earlycon panic=-1 ${2:-}"
+    local cpu=$1 append="console=ttyS0 earlycon panic=-1 ${2:-}" smp=${3:-1}
     TL_QEMU_CMD=("$BUILD_DIR/qemu/qemu-system-riscv64"
-        -M virt -cpu "$cpu" -smp 1 -m 512M -nographic -no-reboot -nic none
+        -M virt -cpu "$cpu" -smp "$smp" -m 512M -nographic -no-reboot -nic none
         -bios "$TL_OPENSBI"
         -kernel "$TL_KERNEL"
         -initrd "$TL_DEMO_DIR/initramfs.cpio.gz"
         -append "${append% }")
 }
 
-# Prints "yes" if QEMU's device tree for -cpu $1 lists smstateen, "no" if
-# not, "unknown" if that cannot be found out (bad CPU option, no fdtget).
-tl_cpu_smstateen() {
-    local dtb exts
-    command -v fdtget >/dev/null 2>&1 || { echo unknown; return; }
-    dtb=$(mktemp)
-    if "$BUILD_DIR/qemu/qemu-system-riscv64" -M "virt,dumpdtb=$dtb" -cpu "$1" -bios none \
-            -nographic </dev/null >/dev/null 2>&1 &&
-       exts=$(fdtget "$dtb" /cpus/cpu@0 riscv,isa-extensions 2>/dev/null); then
-        case " $exts " in *" smstateen "*) echo yes ;; *) echo no ;; esac
-    else
-        echo unknown
-    fi
-    rm -f "$dtb"
-}
-
-tl_check_boot_tools() {
-    [ -x "$BUILD_DIR/qemu/qemu-system-riscv64" ] ||
-        die "$BUILD_DIR/qemu/qemu-system-riscv64 is missing; run 'make qemu'"
-    [ -f "$TL_OPENSBI" ] ||
-        die "OpenSBI firmware $TL_OPENSBI is missing; run 'make deps' (or: apt-get install opensbi)"
-    need_tool timeout coreutils
-}
-
-# Boots CPU $1, writes the console (without CRs) to log $2 and, unless
-# TL_BOOT_QUIET=1, to stdout as it comes.  Extra kernel arguments in $3.
+# Boots CPU $1 with kernel arguments $3 on $4 harts, writes the console
+# (without CRs) to log $2 and, unless TL_BOOT_QUIET=1, to stdout as it comes.
 # Returns QEMU's exit status (124: timed out after TL_BOOT_TIMEOUT seconds);
 # sets TL_BOOT_SECONDS to the wall time of the boot and run.
 tl_linux_boot() {
     local cpu=$1 log=$2 t0 t1 rc
-    tl_qemu_cmd "$cpu" "${3:-}"
+    tl_qemu_cmd "$cpu" "${3:-}" "${4:-1}"
     t0=$(date +%s.%N)
     if [ "${TL_BOOT_QUIET:-0}" = 1 ]; then
         timeout -k 5 "$TL_BOOT_TIMEOUT" "${TL_QEMU_CMD[@]}" </dev/null 2>&1 | sed -u 's/\r//g' > "$log"
@@ -134,37 +147,43 @@ tl_linux_boot() {
     return "$rc"
 }
 
-# Checks a console log $1 of a boot with CPU options that make TL usable
-# (mode "usable") or that leave TL trapping in U-mode (mode "traps": Smstateen
-# with the C bit clear).  $2 = QEMU's exit status.  Calls the caller's
+# Checks the console log $1 of a demo boot; $2 = QEMU's exit status; $3 =
+# "pertask" (the TL kernel), "shared" (a kernel without TL support, TL usable)
+# or "traps" (TL traps in user space).  Calls the caller's
 # 'check <0 if ok> <description>' once per check.
 tl_console_checks() {
-    local log=$1 rc=$2 mode=${3:-usable}
+    local log=$1 rc=$2 mode=${3:-pertask}
     grep -q '^tl-init: Linux .* booted' "$log"
     check $? "the kernel booted and ran /init (tl-init: Linux ... booted)"
-    if [ "$mode" = usable ]; then
+    if [ "$mode" != traps ]; then
         grep -q '^tl-probe: TL in U-mode: usable' "$log"
         check $? "TL CSRs and instructions work in U-mode (tl-probe)"
         grep -qx 'TL demo: PASS' "$log" && ! grep -q 'TL demo: FAIL' "$log"
         check $? "the TL workload matches the C reference (TL demo: PASS)"
+        if [ "$mode" = pertask ]; then
+            grep -q '^tl-init: kernel: xtl: TensorLoad state per task' "$log"
+            check $? "the kernel keeps TL state per task (its boot log names the mode)"
+            grep -qx 'TL demo (concurrent): PASS' "$log"
+            check $? "the TL workload in 4 processes x 2 threads at once, yielding between steps, matches the C reference"
+        fi
         grep -q "^tl-fault: caught SIGSEGV .* as expected" "$log" &&
             grep -q "^tl-init: 'tl-fault segv' was killed by SIGSEGV, as expected" "$log"
         check $? "tl.load from an unmapped page: SIGSEGV at the first faulting byte, process killed"
         grep -q "^tl-fault: caught SIGILL .* as expected" "$log" &&
             grep -q "^tl-init: 'tl-fault sigill' was killed by SIGILL, as expected" "$log"
         check $? "tl.load with an illegal TL state: SIGILL at the instruction, process killed"
-        grep -q '^tl-init: kernel still running after the faults' "$log" &&
+        grep -q '^tl-init: kernel still running' "$log" &&
             grep -q '^tl-init: tl-demo again after the faults: PASS' "$log"
         check $? "the kernel kept running after the faults and TL still works"
     else
         grep -q '^tl-probe: TL in U-mode: NOT usable: csrr ttype raised SIGILL' "$log"
-        check $? "TL traps in U-mode: the first TL CSR access raises SIGILL (Smstateen C bit clear)"
+        check $? "TL traps in U-mode: the first TL CSR access raises SIGILL"
         grep -q "^tl-init: 'tl-fault segv' was killed by SIGILL, as expected" "$log" &&
-            grep -q '^tl-init: kernel still running after the faults' "$log"
+            grep -q '^tl-init: kernel still running' "$log"
         check $? "a TL program is killed by SIGILL and the kernel keeps running"
     fi
-    ! grep -qE 'Kernel panic|Oops|BUG:|Unable to handle kernel' "$log"
-    check $? "no kernel oops or panic"
+    ! grep -qE 'Kernel panic|Oops|BUG:|Unable to handle kernel|WARNING:' "$log"
+    check $? "no kernel oops, warning or panic"
     [ "$rc" -eq 0 ] && grep -q '^tl-init: done, powering off' "$log" &&
         grep -q 'reboot: Power down' "$log"
     check $? "clean poweroff (QEMU exit status $rc$([ "$rc" -eq 124 ] && echo ": timed out after ${TL_BOOT_TIMEOUT} s"))"

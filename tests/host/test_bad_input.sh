@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Host-side mistakes must stop the build with one clear "error:" line that
 # names the fix: bad configure options, a wrong QEMU tree, a corrupt tarball,
-# a missing tool, a patch that does not apply.  Ends with "N passed, M failed".
+# a missing tool, a package or version Debian does not have, a QEMU, Linux
+# or OpenSBI patch that does not apply.  Ends with "N passed, M failed".
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tl_load_config
@@ -59,12 +60,34 @@ else
     fail=$((fail + 1)); echo "not ok - a patch that does not apply: no pristine QEMU tree to edit (run make qemu first)"
 fi
 
-# A kernel package Debian does not have (the riscv64 package lists are
-# copied from the cache when present, so this needs no network).
+# A stock kernel package Debian does not have (the riscv64 package lists are
+# copied from the cache when present).  A mirror whose riscv64 index does not
+# match its signed Release file is reported first, in one line of its own.
 mkdir -p "$tmp/cache"
 [ -d "$CACHE_DIR/apt-riscv64" ] && cp -r "$CACHE_DIR/apt-riscv64" "$tmp/cache/" && touch "$tmp/cache/apt-riscv64/updated.stamp"
-expect_error "a kernel package that does not exist" "the kernel package 'linux-image-0.0.0-none-riscv64' is not in Debian trixie" \
+expect_error "a kernel package that does not exist" "the kernel package 'linux-image-0.0.0-none-riscv64' is not in Debian trixie|does not match its signed Release file" \
     env CACHE_DIR="$tmp/cache" TL_KERNEL_PACKAGE=linux-image-0.0.0-none-riscv64 "$repo/scripts/fetch-linux.sh"
+
+# A Linux source version Debian does not have (the Sources lists are copied
+# from the cache when present).
+[ -d "$CACHE_DIR/apt" ] && cp -r "$CACHE_DIR/apt" "$tmp/cache/" && touch "$tmp/cache/apt/updated.stamp"
+expect_error "a Linux source package version that does not exist" "Sources index has no linux 0.0.0-1" \
+    env CACHE_DIR="$tmp/cache" TL_LINUX_SOURCE_VERSION=0.0.0-1 "$repo/scripts/build-linux.sh"
+
+# The Linux and OpenSBI patches against trees whose files differ where they apply.
+patched_tree() {   # patched_tree <pristine> <patch dir>
+    bash -c '. "$1/scripts/lib.sh"; tl_patched_tree "$2" "$4/out" "$3"' _ "$repo" "$@" "$tmp"
+}
+mkdir -p "$tmp/linux/arch/riscv/kernel"
+printf 'config RISCV\n\tbool\n' > "$tmp/linux/arch/riscv/Kconfig"
+printf 'obj-y += head.o\n' > "$tmp/linux/arch/riscv/kernel/Makefile"
+expect_error "a Linux patch that does not apply" "patch 0001-.*does not apply to arch/riscv/Kconfig" \
+    patched_tree "$tmp/linux" "$repo/patches/linux-6.12"
+mkdir -p "$tmp/opensbi/include/sbi" "$tmp/opensbi/lib/sbi"
+printf 'enum sbi_hart_extensions {\n\tSBI_HART_EXT_MAX,\n};\n' > "$tmp/opensbi/include/sbi/sbi_hart.h"
+printf '/* no mstatus_init here */\n' > "$tmp/opensbi/lib/sbi/sbi_hart.c"
+expect_error "an OpenSBI patch that does not apply" "patch 0001-.*does not apply to" \
+    patched_tree "$tmp/opensbi" "$repo/patches/opensbi-1.6"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

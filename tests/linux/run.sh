@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The Linux demo as a test: boots Debian's riscv64 kernel + busybox under
-# qemu-system-riscv64 (assumes 'make qemu'), non-interactively, and checks the
-# console:
-#   -cpu rv64,xtl=on (TL usable): kernel booted, TL usable in U-mode, workload
-#     PASS, SIGSEGV and SIGILL for the faulting programs with the kernel still
-#     running, no oops, clean poweroff;
-#   -cpu max,zk=off,zkr=off (Smstateen on, C bit left clear by OpenSBI and
-#     Linux): TL traps in U-mode with SIGILL and the kernel survives (the
-#     finding of docs/linux.md).  TL_LINUX_SKIP_SMSTATEEN=1 skips this boot.
+# The linux test group: TL-QEMU's Linux kernel (scripts/build-linux.sh) with
+# its OpenSBI on qemu-system-riscv64, booted with /init running the test
+# programs (tests/linux/guest/init, tlrun=tests) on
+#   -cpu max          (Smstateen: the kernel's lazy mode)   -smp 1 and -smp 4
+#   -cpu rv64,xtl=on  (no Smstateen: the eager mode)         -smp 1 and -smp 4
+# and once on -cpu max with Debian 12's OpenSBI 1.1, which leaves
+# mstateen0.C clear: the kernel must refuse TL and user TL gets SIGILL.
+# Every TAP line of a guest program counts as one check, plus one check
+# per program that it exited 0 and per boot that the kernel booted in the
+# expected mode, survived without oops or warning, and powered off.
 # Ends with "N passed, M failed".
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -15,12 +16,10 @@ tl_load_config
 . "$TL_REPO/scripts/linux-lib.sh"
 
 pass=0 fail=0
-# A setup error (die) still ends with the summary line.
 setup_done=0
-trap 'if [ "$setup_done" = 0 ]; then echo "not ok - setup: QEMU, OpenSBI, kernel, busybox and initramfs ready"; echo "0 passed, 1 failed"; fi' EXIT
-tl_check_boot_tools
-tl_linux_fetch
-TL_DEMO_ADD="" tl_build_initramfs
+trap 'if [ "$setup_done" = 0 ]; then echo "not ok - setup: kernel, OpenSBI, busybox and initramfs ready"; echo "0 passed, 1 failed"; fi' EXIT
+tl_linux_prepare tl
+tl_build_initramfs
 setup_done=1
 
 check() {   # check <0 if ok> <description>
@@ -30,30 +29,89 @@ check() {   # check <0 if ok> <description>
 
 logdir="$BUILD_DIR/test-logs/linux"
 mkdir -p "$logdir"
+seed=${TL_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 
-boot_and_check() {   # boot_and_check <cpu> <usable|traps>
-    local cpu=$1 mode=$2 log rc
-    log="$logdir/console-${cpu//[,=]/_}.log"
-    echo "# -cpu $cpu: booting (console in $log)"
-    TL_BOOT_QUIET=1 tl_linux_boot "$cpu" "$log"
+# Counts the TAP lines of each program section of console log $1 (label $2).
+count_sections() {
+    local log=$1 label=$2 name status line
+    name=""
+    while IFS= read -r line; do
+        case "$line" in
+            "tl-run: begin "*) name=${line#tl-run: begin } ;;
+            "tl-run: end "*)
+                status=${line##* }
+                [ "$status" = 0 ]
+                check $? "$label: $name ran to completion (exit status $status)"
+                name="" ;;
+            "ok "*|"not ok "*)
+                [ -n "$name" ] || continue
+                case "$line" in
+                    ok*) check 0 "$label: $name: ${line#ok* - }" ;;
+                    *) check 1 "$label: $name: ${line#not ok* - }" ;;
+                esac ;;
+            "tl-init: '"*"as expected")
+                check 0 "$label: ${line#tl-init: }" ;;
+            "tl-init: '"*"FAIL")
+                check 1 "$label: ${line#tl-init: }" ;;
+        esac
+    done < "$log"
+    if [ -n "$name" ]; then
+        check 1 "$label: $name ran to completion (no end marker: it hung or the kernel died)"
+    fi
+}
+
+boot_checks() {   # boot_checks <log> <rc> <label> <expected kernel line>
+    local log=$1 rc=$2 label=$3 want=$4
+    grep -q '^tl-init: Linux .* booted' "$log"
+    check $? "$label: the kernel booted and ran /init"
+    grep -q "^tl-init: kernel: xtl: $want" "$log"
+    check $? "$label: the kernel's boot log says 'xtl: $want'"
+    ! grep -qE 'Kernel panic|Oops|BUG:|Unable to handle kernel|WARNING:|hung_task|soft lockup' "$log"
+    check $? "$label: no kernel oops, warning or panic"
+    [ "$rc" -eq 0 ] && grep -q '^tl-init: done, powering off' "$log"
+    check $? "$label: clean poweroff (QEMU exit status $rc$([ "$rc" -eq 124 ] && echo ": timed out after ${TL_BOOT_TIMEOUT} s"))"
+}
+
+run_boot() {   # run_boot <cpu> <smp> <expected kernel line>
+    local cpu=$1 smp=$2 want=$3 label log rc
+    label="-cpu $cpu -smp $smp"
+    log="$logdir/console-${cpu//[,=]/_}-smp$smp.log"
+    echo "# $label: booting with tlrun=tests (console in $log)"
+    TL_BOOT_QUIET=1 tl_linux_boot "$cpu" "$log" "quiet tlrun=tests tlseed=$seed" "$smp"
     rc=$?
-    echo "# -cpu $cpu: boot + run + poweroff took $TL_BOOT_SECONDS s (exit status $rc)"
+    echo "# $label: boot + tests + poweroff took $TL_BOOT_SECONDS s (exit status $rc)"
+    grep -E '^# tl-isolation|ctxswitch|^tl-probe:' "$log" | sed "s/^/# $label: /"
+    count_sections "$log" "$label"
+    boot_checks "$log" "$rc" "$label" "$want"
     if [ "$rc" -ne 0 ] || ! grep -q 'reboot: Power down' "$log"; then
         echo "# last console lines:"; tail -n 25 "$log" | sed 's/^/#   /'
     fi
-    tl_console_checks "$log" "$rc" "$mode" | sed "s/^\(\(not \)\{0,1\}ok - \)/\1-cpu $cpu: /" > "$log.checks"
-    cat "$log.checks"
-    pass=$((pass + $(grep -c '^ok - ' "$log.checks")))
-    fail=$((fail + $(grep -c '^not ok - ' "$log.checks")))
 }
 
-boot_and_check "$TL_DEMO_CPU_DEFAULT" usable
-if [ "${TL_LINUX_SKIP_SMSTATEEN:-0}" != 1 ]; then
-    smstateen=$(tl_cpu_smstateen max,zk=off,zkr=off)
-    [ "$smstateen" = yes ]
-    check $? "-cpu max,zk=off,zkr=off: the device tree lists smstateen ($smstateen)"
-    boot_and_check max,zk=off,zkr=off traps
-fi
+echo "# random TL words under Linux use seed $seed (TL_FUZZ_SEED=N repeats it)"
+lazy="TensorLoad state per task, lazy"
+eager="TensorLoad state per task, eager"
+run_boot max 1 "$lazy"
+run_boot max 4 "$lazy"
+run_boot rv64,xtl=on 1 "$eager"
+run_boot rv64,xtl=on 4 "$eager"
+
+# Firmware that leaves mstateen0.C clear: the kernel refuses TL, user TL traps.
+TL_OPENSBI=$TL_DEBIAN_OPENSBI
+cpu=max,zk=off,zkr=off
+log="$logdir/console-debian-opensbi.log"
+echo "# -cpu $cpu with Debian 12's OpenSBI 1.1 (no mstateen0.C): booting the demo"
+TL_BOOT_QUIET=1 tl_linux_boot "$cpu" "$log" "quiet" 1
+rc=$?
+label="-cpu $cpu, OpenSBI 1.1"
+grep -q '^tl-init: kernel: xtl: disabled: S-mode cannot access TL' "$log"
+check $? "$label: the kernel sees that the firmware keeps TL from S-mode and says so"
+grep -q '^tl-probe: riscv_hwprobe(key 0x58544c30) = 0x0: no xtl' "$log"
+check $? "$label: riscv_hwprobe reports no usable xtl"
+tl_console_checks "$log" "$rc" traps | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$label: /" > "$log.checks"
+cat "$log.checks"
+pass=$((pass + $(grep -c '^ok - ' "$log.checks")))
+fail=$((fail + $(grep -c '^not ok - ' "$log.checks")))
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

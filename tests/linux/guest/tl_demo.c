@@ -14,23 +14,37 @@
  *   fp16  X[16x32] --tl.load--> tl6 --tl.muls 1.5f--> --tl.addi +2--> tl.store
  *         (round to nearest even, saturation to +-65504, inf, canonical NaN)
  *
- * Linux does not save or restore TL state on a context switch, and TL CSRs
- * keep the values another process left in them, so every CSR a step depends
- * on is written before the step (docs/linux.md).
+ * Every CSR a step depends on is written before the step, so the pipelines
+ * also work on a kernel that does not keep TL state per task (the stock
+ * Debian kernel, run alone there).
  *
- * Prints a short summary and "TL demo: PASS" or "TL demo: FAIL"; exit 0 on PASS.
- * "-q" prints only the last line.
+ *   tl-demo                 both pipelines once; "TL demo: PASS" or "FAIL"
+ *   tl-demo -q              the same, printing only the last line
+ *   tl-demo --concurrent P T N
+ *                           P processes x T threads, each running both
+ *                           pipelines N times and yielding the CPU between
+ *                           steps, so that intermediate results sit in TL
+ *                           registers while other tasks use TL; needs a
+ *                           kernel that keeps TL state per task
+ * Exit 0 on PASS.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "tl/tl_insn.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static int quiet;
+static int yield_between_steps;
+#define STEP() do { if (yield_between_steps) sched_yield(); } while (0)
 #define say(...) do { if (!quiet) printf(__VA_ARGS__); } while (0)
 
 /* ---------------- int8 pipeline ---------------- */
@@ -70,7 +84,7 @@ static void int8_reference(void)
     }
 }
 
-static void int8_tl(void)
+static void int8_tl(uint8_t *out)
 {
     tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
     /* A as two blocks of 16 rows x 64 bytes. */
@@ -79,8 +93,10 @@ static void int8_tl(void)
     tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, AC);
     tl_load(1, 0, A);
     tl_load(2, 0, A + 16 * AC);
+    STEP();
     /* 4-D tensor [32, 64, 1, 1] over tl1:tl2; swap dims 0 and 1 -> [64, 32, 1, 1]. */
     tl_xpose(0, 1, 1, 2, TL_DIMS4(AR, AC, 1, 1));
+    STEP();
     /* From here on blocks are 32 rows x 32 bytes. */
     tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(AR, 1, ZC));
     /* B: 8 bytes per row, rows 8 bytes apart; the rest of each slice is zero. */
@@ -91,13 +107,16 @@ static void int8_tl(void)
     tl_csr_write(TL_CSR_TMASK_CONCAT_1, (1u << KEEP) - 1);
     tl_csr_write(TL_CSR_TMASK_CONCAT_2, (1u << BC) - 1);
     tl_concat(2, 3, 1, 4);
+    STEP();
     tl_csr_write(TL_CSR_TVALID, TL_SHAPE(VR, 1, VC));
     tl_fillpad(TL_PAD_MAX, 5, 3);
+    STEP();
     tl_muls(5, 5, SCALE);
     tl_addi(5, 5, BIAS);
+    STEP();
     tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, ZC);
     tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, ZC);
-    tl_store(5, 0, out_tl);
+    tl_store(5, 0, out);
 }
 
 /* ---------------- fp16 pipeline ---------------- */
@@ -173,7 +192,7 @@ static void fp16_reference(void)
     }
 }
 
-static void fp16_tl(void)
+static void fp16_tl(uint16_t *y)
 {
     uint32_t sbits;
 
@@ -183,9 +202,11 @@ static void fp16_tl(void)
     tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, XC * 2);
     tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, XC * 2);
     tl_load(6, 0, X);
+    STEP();
     tl_muls(6, 6, sbits);
+    STEP();
     tl_addi(6, 6, FBIAS);
-    tl_store(6, 0, y_tl);
+    tl_store(6, 0, y);
 }
 
 static int compare_u8(const uint8_t *a, const uint8_t *b, int n, const char *what)
@@ -201,6 +222,66 @@ static int compare_u8(const uint8_t *a, const uint8_t *b, int n, const char *wha
         }
     }
     return bad;
+}
+
+/* ---------------- concurrent runs ---------------- */
+struct run { int iters; int bad; };
+
+static void *run_pipelines(void *arg)
+{
+    struct run *r = arg;
+    uint8_t *out = malloc(AR * ZC);
+    uint16_t *y = malloc(sizeof(y_tl));
+
+    for (int i = 0; i < r->iters; i++) {
+        memset(out, 0, AR * ZC);
+        memset(y, 0, sizeof(y_tl));
+        int8_tl(out);
+        fp16_tl(y);
+        r->bad += memcmp(out, out_ref, AR * ZC) != 0;
+        r->bad += memcmp(y, y_ref, sizeof(y_tl)) != 0;
+    }
+    free(out);
+    free(y);
+    return NULL;
+}
+
+/* P processes x T threads; the exit status of a process is its number of bad runs. */
+static int run_concurrent(int procs, int threads, int iters)
+{
+    pid_t pid[32];
+    int bad = 0;
+
+    yield_between_steps = 1;
+    printf("TL demo: both pipelines %d times in each of %d processes x %d threads, yielding the CPU "
+           "between steps\n", iters, procs, threads);
+    for (int p = 0; p < procs; p++) {
+        pid[p] = fork();
+        if (pid[p] == 0) {
+            struct run r[32] = { 0 };
+            pthread_t t[32];
+            int n = 0;
+            for (int k = 0; k < threads; k++) {
+                r[k].iters = iters;
+                pthread_create(&t[k], NULL, run_pipelines, &r[k]);
+            }
+            for (int k = 0; k < threads; k++) {
+                pthread_join(t[k], NULL);
+                n += r[k].bad;
+            }
+            _exit(n > 255 ? 255 : n);
+        }
+    }
+    for (int p = 0; p < procs; p++) {
+        int st;
+        waitpid(pid[p], &st, 0);
+        int b = WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+        printf("  process %d: %d threads x %d runs x 2 pipelines: %s\n", p, threads, iters,
+               b == 0 ? "every result equal to the C reference" : "WRONG RESULTS");
+        bad += b;
+    }
+    printf("TL demo (concurrent): %s\n", bad == 0 ? "PASS" : "FAIL");
+    return bad == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -227,11 +308,19 @@ int main(int argc, char **argv)
     X[4] = 0x0001;                                        /* smallest subnormal */
 
     int8_reference();
-    int8_tl();
+    fp16_reference();
+    if (argc == 5 && strcmp(argv[1], "--concurrent") == 0) {
+        int procs = atoi(argv[2]), threads = atoi(argv[3]), iters = atoi(argv[4]);
+        if (procs < 1 || procs > 32 || threads < 1 || threads > 32 || iters < 1) {
+            fprintf(stderr, "tl-demo: --concurrent PROCS THREADS RUNS (1..32, 1..32, >= 1)\n");
+            return 2;
+        }
+        return run_concurrent(procs, threads, iters);
+    }
+    int8_tl(out_tl);
     bad8 = compare_u8(out_tl, out_ref, AR * ZC, "int8 out");
 
-    fp16_reference();
-    fp16_tl();
+    fp16_tl(y_tl);
     for (int n = 0; n < XR * XC; n++) {
         if (y_tl[n] != y_ref[n]) {
             if (bad16 < 5) {

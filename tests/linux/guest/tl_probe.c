@@ -11,6 +11,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "tl/tl_insn.h"
+#include "tl/tl_linux.h"
 
 #include <setjmp.h>
 #include <signal.h>
@@ -75,6 +76,25 @@ int main(void)
     printf("tl-probe: device tree lists xtl: %s, smstateen: %s\n",
            has_word(exts, "xtl") ? "yes" : "no",
            has_word(exts, "smstateen") ? "yes" : "no");
+
+    /* What Linux says: the isa line of /proc/cpuinfo and riscv_hwprobe. */
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    static char line[4096];
+    int cpuinfo_xtl = -1;
+    while (f && fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "isa", 3) == 0) {
+            char *v = strchr(line, ':');
+            cpuinfo_xtl = v && strstr(v, "_xtl") != NULL;
+            break;
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    int hw = tl_xtl_available();
+    printf("tl-probe: /proc/cpuinfo isa lists xtl: %s\n", cpuinfo_xtl < 0 ? "no isa line" : cpuinfo_xtl ? "yes" : "no");
+    printf("tl-probe: riscv_hwprobe(key 0x%x) = %s\n", TL_HWPROBE_KEY_XTL_0,
+           hw < 0 ? "key unknown (a kernel without TL support)" : hw ? "0x1: xtl usable" : "0x0: no xtl");
 
     signal(SIGILL, handler);
     if (sigsetjmp(jb, 1) == 0) {
