@@ -18,12 +18,6 @@ out="$BUILD_DIR/tests/firmware"
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
 mkdir -p "$out"
 
-# The lead rebuilds QEMU from time to time: wait up to 2 minutes for the binary.
-for _ in $(seq 1 24); do
-    [ -x "$qemu" ] && break
-    echo "# waiting for $qemu (being rebuilt?)"
-    sleep 5
-done
 [ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
 
 CC=riscv64-unknown-elf-gcc
