@@ -13,7 +13,9 @@
 #include "exec/cpu_ldst.h"
 #include "exec/helper-proto.h"
 #include "core/tl_copy.h"
-#ifndef CONFIG_USER_ONLY
+#ifdef CONFIG_USER_ONLY
+#include "user/page-protection.h"
+#else
 #include "exec/memory.h"
 #include "qemu/rcu.h"
 #endif
@@ -353,8 +355,65 @@ static G_NORETURN void xtl_raise_fault(XtlMemAccess *m, uint64_t fault_addr,
                                            : RISCV_EXCP_LOAD_ACCESS_FAULT, m->ra);
 }
 
-static void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
-                         target_ulong base, bool is_store, uintptr_t ra)
+/*
+ * The fast path: an ordered plan whose span is plain RAM that this access
+ * type may reach as a whole; then the core copies with the host pointer.
+ * Anything else (a span across the top of the address space, over more
+ * than one page in system mode, MMIO, watchpoints, PMP-split pages, stores
+ * to pages with translated code in system mode, faults) takes the general
+ * path, which checks and reports byte by byte.
+ */
+static uint8_t *xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
+                              uint64_t addr_mask, MMUAccessType type, int mmu_idx,
+                              uintptr_t ra)
+{
+    uint64_t first_page = addr & TARGET_PAGE_MASK;
+    uint64_t last = addr + span - 1;
+    uint8_t *host = NULL;
+
+    if (span == 0 || last < addr || last > addr_mask) {
+        return NULL;
+    }
+#ifdef CONFIG_USER_ONLY
+    /*
+     * Guest memory is one host mapping, so the span is contiguous in the
+     * host.  The first byte's probe gives the host address (and declines
+     * when plugins watch memory accesses); the pages after it are checked
+     * in one walk of the page flags, which also write-enables pages that
+     * hold translated code (QEMU invalidates that code).
+     */
+    void *h;
+
+    if (adjust_addr(env, addr) != addr ||
+        probe_access_flags(env, addr, 1, type, mmu_idx, true, &h, ra)) {
+        return NULL;
+    }
+    if ((last & TARGET_PAGE_MASK) != first_page &&
+        !page_check_range(first_page + TARGET_PAGE_SIZE, last - first_page - TARGET_PAGE_SIZE + 1,
+                          type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ)) {
+        return NULL;
+    }
+    host = h;
+#else
+    /* Host pages need not be contiguous: only spans within one page. */
+    CPUTLBEntryFull *full;
+    void *h;
+
+    if ((last & TARGET_PAGE_MASK) != first_page ||
+        probe_access_full(env, adjust_addr(env, addr), span, type, mmu_idx, true, &h, &full,
+                          ra) ||
+        full->lg_page_size < TARGET_PAGE_BITS) {
+        return NULL;
+    }
+    host = h;
+#endif
+    return host;
+}
+
+/* The general path: every range probed and copied through the batched interface. */
+static void __attribute__((noinline))
+xtl_mem_insn_general(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
+                     target_ulong base, bool is_store, uint64_t addr_mask, uintptr_t ra)
 {
     const char *name = is_store ? (masked ? "tl.mstore" : "tl.store")
                                 : (masked ? "tl.mload" : "tl.load");
@@ -371,11 +430,9 @@ static void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t 
         .read = xtl_mem_read_batch,
         .write = xtl_mem_write_batch,
     };
-    uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
     uint64_t fault_addr = 0;
     tl_status st;
 
-    xtl_check_access(env, name, ra);
     if (is_store) {
         st = tl_exec_store_batch(&env->xtl, tlr, masked, imm, base, addr_mask, &mem,
                                  &fault_addr);
@@ -387,6 +444,37 @@ static void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t 
         xtl_raise_fault(&m, fault_addr, is_store);
     }
     xtl_finish(env, st, name, ra);
+}
+
+static inline void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
+                                target_ulong base, bool is_store, uintptr_t ra)
+{
+    uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
+    const tl_mem_plan *plan;
+
+    static const char *const names[2][2] = { { "tl.load", "tl.mload" },
+                                             { "tl.store", "tl.mstore" } };
+
+    xtl_check_access(env, names[is_store][masked], ra);
+    plan = tl_mem_plan_of(&env->xtl, masked);
+    if (likely(plan->status == TL_OK && plan->ordered)) {
+        uint8_t *host = NULL;
+
+        if (plan->span != 0) {
+            host = xtl_fast_host(env, tl_mem_plan_first(plan, imm, base, addr_mask), plan->span,
+                                 addr_mask, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
+                                 riscv_env_mmu_index(env, false), ra);
+        }
+        if (likely(host || plan->span == 0)) {
+            if (is_store) {
+                tl_store_to_host(&env->xtl, tlr, plan, host);
+            } else {
+                tl_load_from_host(&env->xtl, tlr, plan, host);
+            }
+            return;
+        }
+    }
+    xtl_mem_insn_general(env, tlr, masked, imm, base, is_store, addr_mask, ra);
 }
 
 void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t masked, int32_t imm,

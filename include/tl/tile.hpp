@@ -144,7 +144,26 @@ namespace detail {
     std::fflush(stderr);
     std::abort();
 }
-inline unsigned popcount(uint32_t v) { return static_cast<unsigned>(__builtin_popcount(v)); }
+/*
+ * Bit counts without a library call: on a RISC-V target without Zbb the
+ * builtins call libgcc, a function call per TL operation.
+ */
+constexpr unsigned popcount(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+/* Index of the highest set bit of v != 0. */
+constexpr unsigned highest_bit(uint32_t v)
+{
+    unsigned n = 0;
+    if (v >> 16) { v >>= 16; n += 16; }
+    if (v >> 8) { v >>= 8; n += 8; }
+    if (v >> 4) { v >>= 4; n += 4; }
+    if (v >> 2) { v >>= 2; n += 2; }
+    return n + (v >> 1);
+}
 } // namespace detail
 
 #if defined(TL_API_NO_CHECKS)
@@ -497,7 +516,7 @@ inline void setup_memory(const char *op, const T &t, const GlobalTensor<GE, 2> &
         TL_API_CHECK(op, (n * E::bits) % 8 == 0,
                      "the valid part of a slice of a 4-bit tile must be an even number of elements");
         width = n * E::bits / 8;
-        const unsigned last_row = 31 - static_cast<unsigned>(__builtin_clz(mask));
+        const unsigned last_row = highest_bit(mask);
         TL_API_CHECK(op, last_row < g.shape(0), "the valid rows exceed the GlobalTensor's rows");
         TL_API_CHECK(op, n <= g.shape(1), "the valid columns exceed the GlobalTensor's columns");
         pitch = g.stride(0);

@@ -31,7 +31,7 @@ static inline void tl_bulk_copy(void *dst, const void *src, size_t n)
  * overlapping fixed-size moves, which compile to plain loads and stores (a
  * loop would be recognised as memcpy and expanded as `rep movs`).
  */
-static inline void tl_copy_bytes(void *dst_, const void *src_, size_t n)
+static inline __attribute__((always_inline)) void tl_copy_bytes(void *dst_, const void *src_, size_t n)
 {
     uint8_t *dst = (uint8_t *)dst_;
     const uint8_t *src = (const uint8_t *)src_;

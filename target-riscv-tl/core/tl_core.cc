@@ -17,6 +17,9 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 #endif
 
 #include "tl_copy.h"
@@ -329,7 +332,7 @@ inline void DispatchRunBytes(size_t run_bytes, Body body)
 }
 
 /* memset for short, run-time sizes: the counterpart of tl_copy_bytes. */
-inline void ZeroBytes(uint8_t *dst, size_t n)
+inline __attribute__((always_inline)) void ZeroBytes(uint8_t *dst, size_t n)
 {
     if (n > 64) {
         BulkZero(dst, n);
@@ -844,6 +847,27 @@ void MultiplySaturateVec(uint8_t *dst, const uint8_t *src, uint64_t scalar)
 }
 #endif
 
+#if defined(__SSE2__)
+/*
+ * The int8 case of MultiplySaturateVec in SSE2 terms, which has no unsigned
+ * 16-bit compare: min(p, 255) = p - saturating(p - 255).
+ */
+void MultiplySaturateU8Sse2(uint8_t *dst, const uint8_t *src, uint64_t scalar)
+{
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i s = _mm_set1_epi16(int16_t(scalar));
+    const __m128i max = _mm_set1_epi16(255);
+    for (size_t i = 0; i < TL_REG_BYTES; i += 16) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+        __m128i lo = _mm_mullo_epi16(_mm_unpacklo_epi8(x, zero), s);
+        __m128i hi = _mm_mullo_epi16(_mm_unpackhi_epi8(x, zero), s);
+        lo = _mm_sub_epi16(lo, _mm_subs_epu16(lo, max));
+        hi = _mm_sub_epi16(hi, _mm_subs_epu16(hi, max));
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), _mm_packus_epi16(lo, hi));
+    }
+}
+#endif
+
 /* Integer tl.addi / tl.muls through the vector paths; false when not available. */
 bool AddIntegerFast(ElemType type, uint8_t *dst, const uint8_t *src, int32_t imm)
 {
@@ -865,7 +889,11 @@ bool MultiplyIntegerFast(ElemType type, uint8_t *dst, const uint8_t *src, uint64
     switch (type) {
     case ElemType::kInt8:
         if (scalar < kIntMax<8>) {
+#if defined(__SSE2__)
+            MultiplySaturateU8Sse2(dst, src, scalar);
+#else
             MultiplySaturateVec<V16u8, uint8_t, V16u16, uint16_t>(dst, src, scalar);
+#endif
             return true;
         }
         break;
@@ -1268,6 +1296,7 @@ void tl_state_reset(tl_state *s)
 
 void tl_state_sanitize(tl_state *s)
 {
+    s->mem_plan_valid = 0;
     memset(s->reg[0], 0, sizeof(s->reg[0]));
     s->csr_initialized = (s->csr_initialized & kAllCsrFlags) | CsrBit(TL_CSR_TTYPE);
     for (unsigned i = 0; i < TL_CSR_COUNT; i++) {
@@ -1301,6 +1330,7 @@ uint32_t tl_csr_read(const tl_state *s, unsigned idx)
 
 void tl_csr_write(tl_state *s, unsigned idx, uint64_t value)
 {
+    s->mem_plan_valid = 0;
     if (idx == TL_CSR_TINIT) {
         const uint32_t flags = (uint32_t(value) & TL_TINIT_WRITABLE) | TL_TINIT_RESET;
         const uint32_t cleared = s->csr_initialized & ~flags;
@@ -1376,6 +1406,184 @@ tl_status tl_exec_store(const tl_state *s, unsigned rs, bool masked, int32_t imm
         mem->write(mem->opaque, l.copy[k].addr, src + l.copy[k].reg, l.copy[k].len);
     }
     return TL_OK;
+}
+
+const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
+{
+    tl_mem_plan *p = &s->mem_plan[masked];
+    const uint32_t bit = uint32_t{1} << unsigned(masked);
+
+    MemPlan m;
+    const tl_status st = PlanMemoryAccess(s, masked, &m);
+    *p = tl_mem_plan{};
+    p->status = st;
+    if (st == TL_OK) {
+        const uint32_t d0 = m.block.dim[0];
+        const uint32_t all = d0 == 32 ? 0xFFFFFFFFu : (uint32_t{1} << d0) - 1;
+        p->width = m.width;
+        p->pitch = m.pitch;
+        p->selected = m.selected;
+        p->slice_bytes = m.block.slice_bytes;
+        p->block_bytes = m.block.bytes;
+        p->ordered = m.pitch >= int64_t(m.width);
+        p->contiguous = m.selected == all && m.width == m.block.slice_bytes &&
+                        m.pitch == int64_t(m.width);
+        if (p->ordered && m.selected != 0) {
+            const uint64_t last = 31 - unsigned(__builtin_clz(m.selected));
+            p->span = last * uint64_t(m.pitch) + m.width;
+        }
+    }
+    s->mem_plan_valid |= bit;
+    return p;
+}
+
+} // extern "C"
+
+namespace {
+
+/*
+ * The slices of an ordered plan one by one (the contiguous case is a single
+ * copy).  Slices are short (a row of a tile): a library call each costs more
+ * than the copy, so on hosts with AVX2 slices of 32 to 512 bytes are copied
+ * inline with 32-byte moves.  COPY(dst, src, n) is the slice copy.
+ */
+#define TL_LOAD_SLICES(COPY)                                                            \
+    do {                                                                                \
+        uint32_t zero_from = 0;                                                         \
+        for (uint32_t sel = p->selected; sel != 0; sel &= sel - 1) {                    \
+            const uint32_t i = uint32_t(__builtin_ctz(sel));                            \
+            const uint32_t start = i * p->slice_bytes;                                  \
+            ZeroBytes(dst + zero_from, start - zero_from);                              \
+            COPY(dst + start, host + uint64_t(i) * uint64_t(p->pitch), p->width);       \
+            zero_from = start + p->width;                                               \
+        }                                                                               \
+        BulkZero(dst + zero_from, TL_REG_BYTES - zero_from);                            \
+    } while (0)
+
+#define TL_STORE_SLICES(COPY)                                                           \
+    do {                                                                                \
+        for (uint32_t sel = p->selected; sel != 0; sel &= sel - 1) {                    \
+            const uint32_t i = uint32_t(__builtin_ctz(sel));                            \
+            COPY(host + uint64_t(i) * uint64_t(p->pitch), src + i * p->slice_bytes,     \
+                 p->width);                                                             \
+        }                                                                               \
+    } while (0)
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define TL_AVX2_SLICES 1
+__attribute__((target("avx2"))) inline void CopySliceAvx2(uint8_t *dst, const uint8_t *src,
+                                                           uint32_t n)
+{
+    if (n < 32 || n > 512) {
+        tl_copy_bytes(dst, src, n);
+        return;
+    }
+    uint32_t o = 0;
+    for (; o + 32 <= n; o += 32) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + o),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + o)));
+    }
+    if (o < n) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + n - 32),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + n - 32)));
+    }
+}
+
+const bool kHostHasAvx2 = __builtin_cpu_supports("avx2");
+const bool kHostHasAvx512 = __builtin_cpu_supports("avx512f");
+
+__attribute__((target("avx512f"))) inline void CopySliceAvx512(uint8_t *dst, const uint8_t *src,
+                                                               uint32_t n)
+{
+    if (n < 64 || n > 512) {
+        tl_copy_bytes(dst, src, n);
+        return;
+    }
+    uint32_t o = 0;
+    for (; o + 64 <= n; o += 64) {
+        _mm512_storeu_si512(dst + o, _mm512_loadu_si512(src + o));
+    }
+    if (o < n) {
+        _mm512_storeu_si512(dst + n - 64, _mm512_loadu_si512(src + n - 64));
+    }
+}
+
+__attribute__((noinline, target("avx512f"))) void LoadSlicesAvx512(uint8_t *dst,
+                                                                  const tl_mem_plan *p,
+                                                                  const uint8_t *host)
+{
+    TL_LOAD_SLICES(CopySliceAvx512);
+}
+
+__attribute__((noinline, target("avx2"))) void LoadSlicesAvx2(uint8_t *dst, const tl_mem_plan *p,
+                                                             const uint8_t *host)
+{
+    TL_LOAD_SLICES(CopySliceAvx2);
+}
+
+__attribute__((noinline, target("avx2"))) void StoreSlicesAvx2(uint8_t *host, const tl_mem_plan *p,
+                                                              const uint8_t *src)
+{
+    TL_STORE_SLICES(CopySliceAvx2);
+}
+#endif
+
+__attribute__((noinline)) void LoadSlicesFromHost(uint8_t *dst, const tl_mem_plan *p,
+                                                  const uint8_t *host)
+{
+#if defined(TL_AVX2_SLICES)
+    if (kHostHasAvx512 && p->width >= 64) {
+        LoadSlicesAvx512(dst, p, host);
+        return;
+    }
+    if (kHostHasAvx2) {
+        LoadSlicesAvx2(dst, p, host);
+        return;
+    }
+#endif
+    TL_LOAD_SLICES(tl_copy_bytes);
+}
+
+__attribute__((noinline)) void StoreSlicesToHost(uint8_t *host, const tl_mem_plan *p,
+                                                 const uint8_t *src)
+{
+#if defined(TL_AVX2_SLICES)
+    if (kHostHasAvx2) {
+        StoreSlicesAvx2(host, p, src);
+        return;
+    }
+#endif
+    TL_STORE_SLICES(tl_copy_bytes);
+}
+
+} // namespace
+
+extern "C" {
+
+void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host)
+{
+    if (rd == 0) {
+        return; /* plain RAM: reading it has no effect to keep */
+    }
+    uint8_t *dst = s->reg[rd];
+    if (!p->contiguous) {
+        LoadSlicesFromHost(dst, p, host);
+        return;
+    }
+    tl_bulk_copy(dst, host, p->block_bytes);
+    if (p->block_bytes != TL_REG_BYTES) {
+        BulkZero(dst + p->block_bytes, TL_REG_BYTES - p->block_bytes);
+    }
+}
+
+void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host)
+{
+    const uint8_t *src = SourceReg(s, rs);
+    if (!p->contiguous) {
+        StoreSlicesToHost(host, p, src);
+        return;
+    }
+    tl_bulk_copy(host, src, p->block_bytes);
 }
 
 tl_status tl_exec_load_batch(tl_state *s, unsigned rd, bool masked, int32_t imm8, uint64_t base,

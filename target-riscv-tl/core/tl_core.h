@@ -43,11 +43,34 @@ typedef enum tl_csr_index {
 #define TL_TINIT_RESET 0x01u
 #define TL_TINIT_WRITABLE 0xFEu
 
-/* Architectural TL state of one hart.  Plain data: copied and migrated as is. */
+/*
+ * What the TL CSRs make of a load or store (tl.load/tl.store unmasked,
+ * tl.mload/tl.mstore masked): computed once per CSR change, not per
+ * instruction.  Only meaningful when status is TL_OK.
+ */
+typedef struct tl_mem_plan {
+    int32_t status;          /* TL_OK, or why the instruction is illegal (a tl_status) */
+    uint32_t width;          /* W: bytes moved per slice */
+    int64_t pitch;           /* P: bytes from one slice to the next in memory */
+    uint32_t selected;       /* bit i: slice i is accessed */
+    uint32_t slice_bytes;    /* S */
+    uint32_t block_bytes;    /* D0 * S */
+    uint64_t span;           /* ordered: bytes from slice 0 to the end of the last selected one (0: none) */
+    uint8_t contiguous;      /* all slices, P = W = S: one block_bytes range, memory and register */
+    uint8_t ordered;         /* P >= W: slices in increasing addresses, never overlapping */
+} tl_mem_plan;
+
+/*
+ * TL state of one hart: the architectural state (registers, CSRs and their
+ * initialized flags), copied and migrated as is, and a cache derived from
+ * the CSRs that every CSR change invalidates (mem_plan_valid = 0).
+ */
 typedef struct tl_state {
     uint8_t reg[TL_NUM_REGS][TL_REG_BYTES]; /* reg[0] is kept all-zero */
     uint32_t csr[TL_CSR_COUNT];
     uint32_t csr_initialized;               /* bit i: csr[i] written since reset */
+    uint32_t mem_plan_valid;                /* bit m: mem_plan[m] is current */
+    tl_mem_plan mem_plan[2];                /* [masked] */
 } tl_state;
 
 /* Reasons an instruction does not complete.  TL_OK is success. */
@@ -166,6 +189,33 @@ typedef struct tl_mem_batch_if {
     void (*read)(void *opaque, const tl_mem_range *ranges, unsigned count, uint8_t *dst);
     void (*write)(void *opaque, const tl_mem_range *ranges, unsigned count, const uint8_t *src);
 } tl_mem_batch_if;
+
+/*
+ * The plan of a load or store for the current CSRs (masked: tl.mload or
+ * tl.mstore), from the cache of the state.
+ */
+const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked);
+static inline const tl_mem_plan *tl_mem_plan_of(tl_state *s, bool masked)
+{
+    return (s->mem_plan_valid >> masked) & 1 ? &s->mem_plan[masked]
+                                             : tl_mem_plan_compute(s, masked);
+}
+
+/* Address of byte 0 of slice 0: x[rs1] + sext(imm8) * W, modulo 2^XLEN. */
+static inline uint64_t tl_mem_plan_first(const tl_mem_plan *p, int32_t imm8, uint64_t base,
+                                         uint64_t addr_mask)
+{
+    return (base + (uint64_t)((int64_t)imm8 * (int64_t)p->width)) & addr_mask;
+}
+
+/*
+ * Fast completion of a load or store with an ordered plan whose span lies
+ * in host memory that the caller has found accessible as a whole, without
+ * side effects (plain RAM), starting at host (the byte at tl_mem_plan_first).
+ * The outcome is that of tl_exec_load/tl_exec_store.
+ */
+void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host);
+void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host);
 
 tl_status tl_exec_load_batch(tl_state *s, unsigned rd, bool masked, int32_t imm8,
                              uint64_t base, uint64_t addr_mask, const tl_mem_batch_if *mem,
