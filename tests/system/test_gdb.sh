@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gdb-multiarch against qemu-system-riscv64 -s -S: the TLRegs are registers
 # tl0..tl31 (1024 bytes, viewable as .b/.h/.w/.d lanes) and the TL CSRs are
-# in the CSR feature; both can be read and written.  The guest itself checks
+# in the CSR feature; both can be read and written; a watchpoint fires on
+# a byte a TL store writes.  The guest itself checks
 # afterwards that the write made by gdb took effect.  Ends "N passed, M failed".
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -36,6 +37,10 @@ set var \$tl3.b[5] = 0x42
 printf "tl3.b[5] after write=%#x\n", \$tl3.b[5]
 set var gdb_edited_tl3 = 1
 set var spin_ticks = 0
+watch out[700]
+continue
+printf "watch: out[700]=%d\n", out[700]
+delete
 continue
 GDB
 timeout 90 gdb-multiarch -batch -x "$tmp/cmds.gdb" >"$tmp/gdb.txt" 2>&1
@@ -50,6 +55,9 @@ out=$(cat "$tmp/gdb.txt")
 [[ "$out" == *"tl1.w[1]=0x5c4f4235"* ]]; check $? "gdb reads tl1 as 32-bit lanes (w[1] = bytes 4..7 = 53 66 79 92 = 0x5c4f4235)"
 [[ "$out" == *"tl0.d[7]=0"$'\n'* ]]; check $? "gdb reads tl0 as zero"
 [[ "$out" == *"tl3.b[5] after write=0x42"* ]]; check $? "gdb writes byte 5 of tl3 and reads it back"
+# data[i] = i*13+1: the first tl.store of the guest writes out[700] = 9101 mod 256 = 141.
+[[ "$out" == *"atchpoint"*"out[700]"*"New value = 141"* ]] && [[ "$out" == *"watch: out[700]=141"* ]]
+check $? "a gdb watchpoint on a byte a tl.store writes stops there with the new value 141"
 grep -q "TL state check: PASS" "$tmp/uart.txt"; check $? "the guest sees gdb's write to tl3 and an intact TL state (UART: $(tr -d '\n' < "$tmp/uart.txt"))"
 [ "$qrc" -eq 0 ]; check $? "QEMU exited through the test finisher with status 0 (got $qrc)"
 echo "$pass passed, $fail failed"

