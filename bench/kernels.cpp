@@ -10,13 +10,16 @@
  *
  * Prints one line per kernel: "kernel NAME OUT_BYTES TL_NS PLAIN_NS CHECK",
  * times in nanoseconds per kernel call (median of BENCH_SAMPLES samples), TL_NS
- * and CHECK "-" when the TL kernel is not run.  Never asserts a timing.
+ * and CHECK "-" when the TL kernel is not run.  "kernels scale" prints the
+ * scaling table instead ("scale ..." lines, see run_scaling).  Never asserts
+ * a timing.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "bench_time.h"
@@ -228,10 +231,103 @@ void body(void *p, uint64_t reps)
     }
 }
 
+/* ---- scaling: the same kernels at output sizes from 16 KiB to 16 MiB ---- */
+
+template <class F>
+double time_ns(F f)
+{
+    struct Body {
+        static void run(void *p, uint64_t reps)
+        {
+            F &fn = *static_cast<F *>(p);
+            for (uint64_t i = 0; i < reps; ++i) {
+                fn();
+            }
+        }
+    };
+    return bench_median_ns(Body::run, &f);
+}
+
+/*
+ * "scale NAME OUT_BYTES TL_NS PLAIN_NS CHECK" for each size: under
+ * qemu-riscv64 the TL kernel (checked once against the plain one, whose time
+ * is not taken: it is the native figure that matters), natively the plain one.
+ */
+void run_scaling()
+{
+    for (uint32_t kib = 16; kib <= 16384; kib *= 4) {
+        const size_t bytes = size_t(kib) * 1024;
+        Bufs b;
+        b.a = pattern(bytes, 7);
+        b.b = pattern(bytes, 8);
+        b.out_tl.assign(bytes, 0xEE);
+        b.out_plain.assign(bytes, 0xEE);
+        uint32_t n = 64;
+        while (size_t(n) * n < bytes) n *= 2;       /* transpose n x n */
+        const uint32_t rows = uint32_t(bytes / 256);  /* copy2d rows x 256 */
+        const uint32_t pixels = uint32_t(bytes / 32); /* concat 16+16 channels */
+        struct K {
+            const char *name;
+            std::function<void()> plain, tl;
+        };
+        const K ks[] = {
+            {"transpose2d", [&] { plain::transpose2d(b.out_plain.data(), b.a.data(), n, n); },
+#if BENCH_WITH_TL
+             [&] { tl::kernels::transpose2d<E>(GT<2>(b.out_tl.data(), {n, n}), GT<2>(b.a.data(), {n, n})); }
+#else
+             nullptr
+#endif
+            },
+            {"copy2d", [&] { plain::reshape_view(b.out_plain.data(), b.a.data(), 256, rows, 256); },
+#if BENCH_WITH_TL
+             [&] { tl::kernels::copy<E, 2>(GT<2>(b.out_tl.data(), {rows, 256}), GT<2>(b.a.data(), {rows, 256})); }
+#else
+             nullptr
+#endif
+            },
+            {"concat_channels_nhwc", [&] { plain::concat_nhwc(b.out_plain.data(), b.a.data(), b.b.data(), pixels, 16, 16); },
+#if BENCH_WITH_TL
+             [&] {
+                 tl::kernels::concat_channels_nhwc<E>(GT<4>(b.out_tl.data(), {1, 1, pixels, 32}),
+                                                      GT<4>(b.a.data(), {1, 1, pixels, 16}),
+                                                      GT<4>(b.b.data(), {1, 1, pixels, 16}));
+             }
+#else
+             nullptr
+#endif
+            },
+            {"quant_affine", [&] { plain::quant_affine(b.out_plain.data(), b.a.data(), bytes, kQuantOffset, kQuantScale); },
+#if BENCH_WITH_TL
+             [&] { tl::kernels::quant_affine<kQuantOffset, E>(b.out_tl.data(), b.a.data(), bytes, kQuantScale); }
+#else
+             nullptr
+#endif
+            },
+        };
+        for (const K &k : ks) {
+            const size_t out = std::strcmp(k.name, "transpose2d") == 0 ? size_t(n) * n : bytes;
+            if (out > bytes) continue;
+#if BENCH_WITH_TL
+            k.plain();
+            k.tl();
+            const bool same = std::memcmp(b.out_tl.data(), b.out_plain.data(), out) == 0;
+            std::printf("scale %s %zu %.1f - %s\n", k.name, out, time_ns(k.tl), same ? "ok" : "MISMATCH");
+#else
+            std::printf("scale %s %zu - %.1f -\n", k.name, out, time_ns(k.plain));
+#endif
+            std::fflush(stdout);
+        }
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && std::strcmp(argv[1], "scale") == 0) {
+        run_scaling();
+        return 0;
+    }
     /* Optional: kernels_rv NAME [tl] runs one kernel (tl: only its TL version, for profiling). */
     const char *only = argc > 1 ? argv[1] : nullptr;
     const bool tl_only = argc > 2 && std::strcmp(argv[2], "tl") == 0;

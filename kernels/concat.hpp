@@ -6,8 +6,9 @@
  *    a 2 KiB block at a time by one tl.xpose.01 (two contiguous loads, two
  *    contiguous stores); otherwise, with C1 + C2 <= 32, one tl.concat.2
  *    interleaves a tile of rows of a and b, else two strided copies.
- *  concat_rows: out[0:C1] = a, out[C1:C1+C2] = b (outer dimension, NCHW),
- *    with tl.concat.0 when C1 + C2 <= 32.
+ *  concat_rows: out[0:C1] = a, out[C1:C1+C2] = b (outer dimension, NCHW):
+ *    for dense views two contiguous copies, 1 KiB per instruction;
+ *    otherwise tl.concat.0 when C1 + C2 <= 32.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -115,6 +116,13 @@ void concat_rows(const GlobalTensor<E, 2> &out, const GlobalTensor<E, 2> &a, con
     const uint32_t C1 = a.shape(0), C2 = b.shape(0), L = a.shape(1);
     TL_API_CHECK("concat_rows", b.shape(1) == L && out.shape(1) == L && out.shape(0) == C1 + C2,
                  "shapes do not match");
+    /* Dense rows: out is a's bytes followed by b's, two contiguous copies. */
+    if (a.is_dense() && b.is_dense() && out.is_dense() && (size_t(C1) * L * E::bits) % 8 == 0) {
+        const size_t a_bytes = size_t(C1) * L * E::bits / 8;
+        copy_bytes<RegA>(out.data(), a.data(), a_bytes);
+        copy_bytes<RegA>(out.data() + a_bytes, b.data(), (size_t(C2) * L * E::bits + 7) / 8);
+        return;
+    }
     if (C1 + C2 > 32 || C1 == 0 || C2 == 0) {
         copy2d<E, RegA>(out.sub(0, 0, C1, L), a);
         copy2d<E, RegA>(out.sub(C1, 0, C2, L), b);

@@ -20,8 +20,39 @@ template <class E, unsigned Reg>
 using CopyTile = Tile2D<E, 16, 512 / E::bits, Reg>;
 
 /*
+ * bytes contiguous bytes from src to dst, 1 KiB (one whole register, one
+ * contiguous tl.load and tl.store) at a time; the tail is a shorter block.
+ */
+template <unsigned Reg = 1>
+void copy_bytes(uint8_t *dst, const uint8_t *src, size_t bytes)
+{
+    using Block = Tile2D<int8, 32, 32, Reg>;
+    size_t done = 0;
+    for (; bytes - done >= 1024; done += 1024) {
+        Block t;
+        TLOAD(t, GlobalTensor<int8, 2>(src + done, {32, 32}));
+        TSTORE(GlobalTensor<int8, 2>(dst + done, {32, 32}), t);
+    }
+    if (done < bytes) {
+        const uint32_t rest = uint32_t(bytes - done);
+        if (rest >= 32) {
+            Block t(rest / 32, 32);
+            TLOAD(t, GlobalTensor<int8, 2>(src + done, {rest / 32, 32}));
+            TSTORE(GlobalTensor<int8, 2>(dst + done, {rest / 32, 32}), t);
+            done += rest / 32 * 32;
+        }
+        if (done < bytes) {
+            Block t(1, uint32_t(bytes - done));
+            TLOAD(t, GlobalTensor<int8, 2>(src + done, {1, uint32_t(bytes - done)}));
+            TSTORE(GlobalTensor<int8, 2>(dst + done, {1, uint32_t(bytes - done)}), t);
+        }
+    }
+}
+
+/*
  * dst = src for 2-D views of equal shape.  For 4-bit types the column count
- * (and the views' first column) must be even.
+ * (and the views' first column) must be even.  Two dense views are one
+ * contiguous copy.
  */
 template <class E, unsigned Reg = 1>
 void copy2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
@@ -30,6 +61,10 @@ void copy2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
     TL_API_CHECK("copy2d", dst.shape(0) == src.shape(0) && dst.shape(1) == src.shape(1),
                  "shapes differ");
     const uint32_t rows = src.shape(0), cols = src.shape(1);
+    if (dst.is_dense() && src.is_dense()) {
+        copy_bytes<Reg>(dst.data(), src.data(), (size_t(rows) * cols * E::bits + 7) / 8);
+        return;
+    }
     for (uint32_t r0 = 0; r0 < rows; r0 += T::D0) {
         const uint32_t vr = rows - r0 < T::D0 ? rows - r0 : T::D0;
         for (uint32_t c0 = 0; c0 < cols; c0 += T::D2) {

@@ -3,7 +3,10 @@
 # runs them BENCH_RUNS times (default 3) and prints the table of figures:
 #  1. per-instruction throughput under qemu-riscv64 vs host memcpy of 1 KiB;
 #  2. ML kernels: TL vs plain scalar C++ under qemu-riscv64 vs plain C++ native;
-#  3. tl.load / tl.store under qemu-system-riscv64 (bare metal) vs user mode.
+#  3. tl.load / tl.store under qemu-system-riscv64 (bare metal) vs user mode;
+#  4. scaling: kernels from 16 KiB to 16 MiB (TL under QEMU vs native), and
+#     qemu-system-riscv64 throughput with 1 and 2 harts running TL (MTTCG);
+#  5. Linux context switches (scripts/bench-linux.sh).
 # Every figure is the median of 7 samples (median over the runs as well).
 # Figures are printed, never asserted; this is not part of make check.
 # Raw outputs stay in $BUILD_DIR/bench/raw.  docs/performance.md explains them.
@@ -52,6 +55,11 @@ build "$out/kernels_rv" riscv64-linux-gnu-g++ -std=c++17 -O2 -static \
 build "$out/baremetal.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
     -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$src" \
     -T "$src/baremetal/link.ld" "$src/baremetal/start.S" "$src/baremetal/baremetal.c"
+for w in 1 2; do
+    build "$out/smp$w.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
+        -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$src" -DWORKERS=$w \
+        -T "$src/baremetal/link.ld" "$src/baremetal/smp_start.S" "$src/baremetal/smp.c"
+done
 
 # run <name> <n> <command...>: the program's output into $raw/<name>.<n>.txt
 run() {
@@ -70,7 +78,14 @@ for n in $(seq 1 "$runs"); do
     run baremetal "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -bios none \
         -nographic -monitor none -serial stdio -display none -kernel "$out/baremetal.elf"
     grep -q '^done' "$raw/baremetal.$n.txt" || die "the bare-metal benchmark did not finish (see $raw/baremetal.$n.txt)"
+    for cfg in 1x1 2x1 2x2; do
+        run "smp$cfg" "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -smp "${cfg%x*}" -bios none \
+            -nographic -monitor none -serial stdio -display none -kernel "$out/smp${cfg#*x}.elf"
+    done
 done
+log "scaling run (16 KiB to 16 MiB)"
+run kernels_host_scale 1 "$out/kernels_host" scale
+run kernels_rv_scale 1 "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv" scale
 
 mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)

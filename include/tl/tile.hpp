@@ -59,6 +59,17 @@
 #include "tile_backend_host.hpp"
 #endif
 
+/*
+ * The operations are thin wrappers around CSR writes and one instruction:
+ * always inlined, so that a kernel's loop is straight-line code (a call per
+ * operation costs more than the operation under emulation).
+ */
+#if defined(__GNUC__)
+#define TL_OP inline __attribute__((always_inline))
+#else
+#define TL_OP inline
+#endif
+
 namespace tl {
 
 /* ------------------------------------------------------------------------ */
@@ -487,7 +498,7 @@ namespace detail {
 
 /* Elements of the valid region's slice prefix: all of (j < V1, k < V2) lie before it. */
 template <class T>
-inline uint32_t valid_prefix_elements(const T &t)
+TL_OP uint32_t valid_prefix_elements(const T &t)
 {
     if (t.empty()) return 0;
     return (t.valid(1) - 1) * T::D2 + t.valid(2);
@@ -495,13 +506,13 @@ inline uint32_t valid_prefix_elements(const T &t)
 
 /* True when the valid region is exactly a prefix of each slice. */
 template <class T>
-inline bool valid_is_prefix(const T &t)
+TL_OP bool valid_is_prefix(const T &t)
 {
     return t.empty() || t.valid(1) == 1 || t.valid(2) == T::D2;
 }
 
 template <class T, class GE>
-inline void setup_memory(const char *op, const T &t, const GlobalTensor<GE, 2> &g, uint32_t rows_mask,
+TL_OP void setup_memory(const char *op, const T &t, const GlobalTensor<GE, 2> &g, uint32_t rows_mask,
                          uint32_t *mask_out, uint32_t *width_out, bool *empty_out)
 {
     using E = typename T::elem;
@@ -550,7 +561,7 @@ inline GlobalTensor<GE, 2> as_matrix(const GlobalTensor<GE, 1> &g)
  * V2 < D2) costs one more instruction, tl.fillpad.zero.
  */
 template <class E, unsigned D0, unsigned D1, unsigned D2, unsigned Reg, class GE>
-inline void TLOAD(Tile<E, D0, D1, D2, Reg> &dst, const GlobalTensor<GE, 2> &src, RowMask rows = all_rows)
+TL_OP void TLOAD(Tile<E, D0, D1, D2, Reg> &dst, const GlobalTensor<GE, 2> &src, RowMask rows = all_rows)
 {
     static_assert(E::bits == GE::bits, "TLOAD: tile and GlobalTensor element sizes differ");
     static_assert(D0 <= 32, "TLOAD: D0 must be <= 32 (tmask_ls selects at most 32 slices)");
@@ -575,7 +586,7 @@ inline void TLOAD(Tile<E, D0, D1, D2, Reg> &dst, const GlobalTensor<GE, 2> &src,
     }
 }
 template <class E, unsigned D0, unsigned D1, unsigned D2, unsigned Reg, class GE>
-inline void TLOAD(Tile<E, D0, D1, D2, Reg> &dst, const GlobalTensor<GE, 1> &src, RowMask rows = all_rows)
+TL_OP void TLOAD(Tile<E, D0, D1, D2, Reg> &dst, const GlobalTensor<GE, 1> &src, RowMask rows = all_rows)
 {
     TLOAD(dst, detail::as_matrix(src), rows);
 }
@@ -586,7 +597,7 @@ inline void TLOAD(Tile<E, D0, D1, D2, Reg> &dst, const GlobalTensor<GE, 1> &src,
  * region must be a prefix of each slice (always true for 2-D tiles).
  */
 template <class E, unsigned D0, unsigned D1, unsigned D2, unsigned Reg, class GE>
-inline void TSTORE(const GlobalTensor<GE, 2> &dst, const Tile<E, D0, D1, D2, Reg> &src,
+TL_OP void TSTORE(const GlobalTensor<GE, 2> &dst, const Tile<E, D0, D1, D2, Reg> &src,
                    RowMask rows = all_rows)
 {
     static_assert(E::bits == GE::bits, "TSTORE: tile and GlobalTensor element sizes differ");
@@ -608,7 +619,7 @@ inline void TSTORE(const GlobalTensor<GE, 2> &dst, const Tile<E, D0, D1, D2, Reg
     }
 }
 template <class E, unsigned D0, unsigned D1, unsigned D2, unsigned Reg, class GE>
-inline void TSTORE(const GlobalTensor<GE, 1> &dst, const Tile<E, D0, D1, D2, Reg> &src,
+TL_OP void TSTORE(const GlobalTensor<GE, 1> &dst, const Tile<E, D0, D1, D2, Reg> &src,
                    RowMask rows = all_rows)
 {
     TSTORE(detail::as_matrix(dst), src, rows);
@@ -626,7 +637,7 @@ constexpr bool same_shape = TD::D0 == TS::D0 && TD::D1 == TS::D1 && TD::D2 == TS
  * dst's valid region becomes src's.
  */
 template <int Imm, class TD, class TS>
-inline void TADDS(TD &dst, const TS &src)
+TL_OP void TADDS(TD &dst, const TS &src)
 {
     static_assert(is_tile<TD>::value && is_tile<TS>::value, "TADDS: operands must be tl::Tile");
     static_assert(Imm >= -128 && Imm <= 127, "TADDS: the immediate must fit in int8 (-128..127)");
@@ -652,7 +663,7 @@ struct ScalarBits {
  * dst's valid region becomes src's.
  */
 template <class TD, class TS>
-inline void TMULS(TD &dst, const TS &src, ScalarBits scalar)
+TL_OP void TMULS(TD &dst, const TS &src, ScalarBits scalar)
 {
     static_assert(is_tile<TD>::value && is_tile<TS>::value, "TMULS: operands must be tl::Tile");
     static_assert(std::is_same<typename TD::elem, typename TS::elem>::value,
@@ -665,7 +676,7 @@ inline void TMULS(TD &dst, const TS &src, ScalarBits scalar)
     dst.set_valid(v0, v1, v2);
 }
 template <class TD, class TS>
-inline void TMULS(TD &dst, const TS &src, mul_scalar_t<typename TD::elem> scalar)
+TL_OP void TMULS(TD &dst, const TS &src, mul_scalar_t<typename TD::elem> scalar)
 {
     uint64_t raw;
     if constexpr (TD::elem::is_float) {
@@ -685,7 +696,7 @@ inline void TMULS(TD &dst, const TS &src, mul_scalar_t<typename TD::elem> scalar
  * 2^bits-1 for integers).  Afterwards dst is fully valid.
  */
 template <PadValue Pad = PadValue::Zero, class TD, class TS>
-inline void TFILLPAD(TD &dst, const TS &src)
+TL_OP void TFILLPAD(TD &dst, const TS &src)
 {
     static_assert(is_tile<TD>::value && is_tile<TS>::value, "TFILLPAD: operands must be tl::Tile");
     static_assert(TD::elem::bits == TS::elem::bits, "TFILLPAD: source and destination element sizes differ");
@@ -708,7 +719,7 @@ inline void TFILLPAD(TD &dst, const TS &src)
  * concatenates the valid prefixes along Dim.
  */
 template <unsigned Dim, class TD, class T1, class T2>
-inline void TCONCAT(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask1, uint32_t mask2)
+TL_OP void TCONCAT(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask1, uint32_t mask2)
 {
     static_assert(is_tile<TD>::value && is_tile<T1>::value && is_tile<T2>::value,
                   "TCONCAT: operands must be tl::Tile");
@@ -735,7 +746,7 @@ inline void TCONCAT(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask1, uin
     dst.set_valid(v[0], v[1], v[2]);
 }
 template <unsigned Dim, class TD, class T1, class T2>
-inline void TCONCAT(TD &dst, const T1 &src1, const T2 &src2)
+TL_OP void TCONCAT(TD &dst, const T1 &src1, const T2 &src2)
 {
     static_assert(Dim <= 2, "TCONCAT: Dim must be 0, 1 or 2");
     TCONCAT<Dim>(dst, src1, src2, low_mask(src1.valid(Dim)), low_mask(src2.valid(Dim)));
@@ -747,7 +758,7 @@ inline void TCONCAT(TD &dst, const T1 &src1, const T2 &src2)
  * component-wise maximum of the sources'.
  */
 template <unsigned Dim, class TD, class T1, class T2>
-inline void TMERGE(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask)
+TL_OP void TMERGE(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask)
 {
     static_assert(is_tile<TD>::value && is_tile<T1>::value && is_tile<T2>::value,
                   "TMERGE: operands must be tl::Tile");
@@ -777,7 +788,7 @@ inline void TMERGE(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask)
  * registers.  Only lo's element type matters (ttype).
  */
 template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1, unsigned X2, unsigned X3>
-inline void TXPOSE(TLo &lo, THi &hi, XposeShape<X0, X1, X2, X3>)
+TL_OP void TXPOSE(TLo &lo, THi &hi, XposeShape<X0, X1, X2, X3>)
 {
     static_assert(is_tile<TLo>::value && is_tile<THi>::value, "TXPOSE: operands must be tl::Tile");
     static_assert(A <= 3 && B <= 3, "TXPOSE: dimensions are 0..3");
