@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# Parity of qemu-riscv64's CPUs for programs that never use TL: each program
+# below runs under the default CPU (no -cpu), -cpu max (both with xtl on)
+# and -cpu rv64 (no xtl); its stdout, stderr and exit status must be the
+# same under the three and, where the program is deterministic, equal to
+# the expected transcript of tests/parity/expected/.  One unit = one
+# program run (with its arguments) under the three CPUs.
+#
+# The programs were written by others:
+#  - BusyBox 1.37 built from Debian's source with Debian's busybox-static
+#    configuration (scripts/build-busybox.sh): its ash, text tools and
+#    timeout, running tests/parity/scripts/*.sh.  Their expected transcripts
+#    are the output of the same scripts under the host's dash and GNU tools.
+#  - Debian's riscv64 glibc (libc6-riscv64-cross: ld.so and libc.so.6 run
+#    as programs, and the dynamic loader and libc of the C programs below).
+#    The expected version line comes from the host's package database.
+#  - Debian 13's riscv64 python3.13-minimal, perl-base and coreutils from
+#    the private riscv64 apt configuration (scripts/lib.sh); when that
+#    index cannot be verified these cases print "# SKIP" and are counted as
+#    skipped, never passed.
+# and signal-heavy C programs (tests/parity/progs/*.c: sigaltstack of
+# SIGSTKSZ and MINSIGSTKSZ bytes, nested signals, signals in threads, kill
+# and alarm of children, stack-overflow handlers, signals interrupting
+# floating-point code and system calls), compiled with Debian's cross gcc
+# against Debian's riscv64 glibc; their expected output is what the
+# programs print on Linux (POSIX semantics, written by hand).
+# Ends with "N passed, M failed, K skipped".
+set -uo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+tl_load_config
+need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
+need_tool dash dash
+
+qemu="$BUILD_DIR/qemu/qemu-riscv64"
+[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+sysroot=/usr/riscv64-linux-gnu
+[ -f "$sysroot/lib/libc.so.6" ] || die "Debian's riscv64 glibc is missing; run: apt-get install libc6-riscv64-cross libc6-dev-riscv64-cross"
+src="$TL_REPO/tests/parity"
+out="$BUILD_DIR/tests/parity"
+work="$out/runs"
+mkdir -p "$out"
+rm -rf "$work" && mkdir -p "$work"
+
+pass=0 fail=0 skip=0
+check() {   # check <0 if ok> <description>
+    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
+    else fail=$((fail + 1)); echo "not ok - $2"; fi
+}
+skip_case() {   # skip_case <description> <reason>
+    skip=$((skip + 1))
+    echo "ok - $1 # SKIP $2"
+}
+
+busybox=$("$TL_REPO/scripts/build-busybox.sh") || die "cannot build busybox (see above)"
+
+# ---- the C programs ----
+for c in "$src"/progs/*.c; do
+    prog="$out/$(basename "$c" .c)"
+    if [ ! -x "$prog" ] || [ "$c" -nt "$prog" ]; then
+        riscv64-linux-gnu-gcc -O2 -Wall -Wextra -Werror "$c" -o "$prog.tmp" -pthread -lm ||
+            die "cannot compile $c"
+        mv "$prog.tmp" "$prog"
+    fi
+done
+
+# transcript <dir>: stdout, stderr and exit status of one run, as one text
+transcript() {
+    cat "$1/stdout"
+    echo "--- stderr"
+    cat "$1/stderr"
+    echo "--- exit status $(cat "$1/status")"
+}
+
+cpus=(default max rv64)
+# run_case <name> <expected> <qemu arguments...>
+#   expected: a file of tests/parity/expected/ (a transcript), "-" when the
+#   output is not fixed (then only the three runs are compared), or
+#   "file:PATH" for a transcript made at run time from an independent source.
+run_case() {
+    local name=$1 expected=$2 cpu dir args r ok=0 why=()
+    shift 2
+    echo "# $name: qemu-riscv64 [-cpu max|rv64] ${*#"$TL_REPO/"}"
+    for cpu in "${cpus[@]}"; do
+        dir="$work/$name/$cpu"
+        mkdir -p "$dir/cwd"
+        args=()
+        [ "$cpu" = default ] || args=(-cpu "$cpu")
+        (cd "$dir/cwd" && TMPDIR="$dir/cwd" timeout -k 5 "${PARITY_TIMEOUT:-120}" \
+            "$qemu" "${args[@]}" "$@" </dev/null >"$dir/stdout" 2>"$dir/stderr")
+        r=$?
+        echo "$r" > "$dir/status"
+        if [ "$r" -eq 124 ]; then
+            why+=("hung under $cpu (killed after ${PARITY_TIMEOUT:-120} s)")
+        fi
+        transcript "$dir" > "$dir/transcript"
+    done
+    for cpu in max rv64; do
+        if ! cmp -s "$work/$name/default/transcript" "$work/$name/$cpu/transcript"; then
+            ok=1
+            why+=("default CPU and $cpu differ")
+            diff -u --label default --label "$cpu" "$work/$name/default/transcript" \
+                "$work/$name/$cpu/transcript" | head -n 20 | sed 's/^/#   /'
+        fi
+    done
+    case "$expected" in
+        -) ;;
+        file:*) expected=${expected#file:} ;;
+        *) expected="$src/expected/$expected" ;;
+    esac
+    if [ "$expected" != - ]; then
+        if ! cmp -s "$expected" "$work/$name/default/transcript"; then
+            ok=1
+            why+=("output differs from ${expected#"$TL_REPO/"}")
+            diff -u --label expected --label default "$expected" \
+                "$work/$name/default/transcript" | head -n 20 | sed 's/^/#   /'
+        fi
+    fi
+    [ ${#why[@]} -eq 0 ] || ok=1
+    if [ "$ok" -eq 0 ]; then
+        check 0 "$name: stdout, stderr, exit status $(cat "$work/$name/default/status") identical under default, max and rv64${expected:+$([ "$expected" != - ] && echo ", as expected")}"
+    else
+        check 1 "$name: $(IFS=';'; echo "${why[*]}")"
+    fi
+}
+
+# ---- BusyBox ----
+run_case busybox-signals busybox-signals.txt "$busybox" sh "$src/scripts/signals.sh"
+run_case busybox-text busybox-text.txt "$busybox" sh "$src/scripts/text.sh"
+
+# ---- Debian's riscv64 glibc run as programs ----
+glibc_version=$(dpkg-query -W -f '${Version}' libc6-riscv64-cross 2>/dev/null)
+glibc_version=${glibc_version%cross*}           # 2.36-8cross1 -> 2.36-8
+upstream=${glibc_version%%-*}
+{
+    echo "ld.so (Debian GLIBC $glibc_version) stable release version $upstream."
+    echo "Copyright (C) 2022 Free Software Foundation, Inc."
+} > "$out/ldso-expected-head"
+run_case glibc-ld.so-version - "$sysroot/lib/ld-linux-riscv64-lp64d.so.1" --version
+head -n 2 "$work/glibc-ld.so-version/default/stdout" | cmp -s - "$out/ldso-expected-head"
+check $? "glibc-ld.so-version: first line names Debian GLIBC $glibc_version (from dpkg-query libc6-riscv64-cross)"
+run_case glibc-libc.so.6 - -L "$sysroot" "$sysroot/lib/libc.so.6"
+head -n 1 "$work/glibc-libc.so.6/default/stdout" | grep -qxF "GNU C Library (Debian GLIBC $glibc_version) stable release version $upstream."
+check $? "glibc-libc.so.6: first line names Debian GLIBC $glibc_version (from dpkg-query libc6-riscv64-cross)"
+
+# ---- signal-heavy C programs on Debian's glibc ----
+for mode in SIGSTKSZ MINSIGSTKSZ sysconf-SIGSTKSZ sysconf-MINSIGSTKSZ; do
+    run_case "sigaltstack-$mode" "sigaltstack-$mode.txt" -L "$sysroot" "$out/sigaltstack" "$mode"
+done
+for p in nested thread_signal child_kill stack_overflow fpu_signal faults restart; do
+    run_case "$p" "$p.txt" -L "$sysroot" "$out/$p"
+done
+
+# ---- Debian 13 riscv64 binary packages ----
+deb_pkgs=(libc6 libcrypt1 zlib1g libexpat1 libpython3.13-minimal python3.13-minimal perl-base
+          coreutils libacl1 libattr1 libcap2 libgmp10 libselinux1 libpcre2-8-0 libssl3t64)
+debroot="$CACHE_DIR/parity-sysroot"
+debian_sysroot() {   # unpacks deb_pkgs into $debroot once; fails with the reason on stderr
+    local stamp want deb p
+    want=$(printf '%s\n' "${deb_pkgs[@]}" | sha256sum | cut -d' ' -f1)
+    stamp="$debroot/.tl-unpacked"
+    [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
+    (
+        rv_apt_update
+        rm -rf "$debroot.new" && mkdir -p "$debroot.new"
+        for p in "${deb_pkgs[@]}"; do
+            deb=$(rv_download "$p" "$CACHE_DIR/parity-debs")
+            dpkg-deb -x "$deb" "$debroot.new" || die "cannot unpack $deb; delete it and rerun"
+        done
+        for d in bin lib sbin; do
+            [ -e "$debroot.new/$d" ] || ln -s "usr/$d" "$debroot.new/$d"
+        done
+        echo "$want" > "$debroot.new/.tl-unpacked"
+        rm -rf "$debroot" && mv "$debroot.new" "$debroot"
+    )
+}
+debian_cases=(python3-signal-alarm perl-signals coreutils-sha256sum)
+if reason=$(debian_sysroot 2>&1 >/dev/null); then
+    run_case python3-signal-alarm python3-signal-alarm.txt -L "$debroot" \
+        "$debroot/usr/bin/python3.13" -I -S "$src/scripts/alarm.py"
+    run_case perl-signals perl-signals.txt -L "$debroot" "$debroot/usr/bin/perl" "$src/scripts/signals.pl"
+    { sha256sum "$src/scripts/text.sh" "$src/scripts/signals.sh"; echo "--- stderr"; echo "--- exit status 0"; } \
+        > "$out/sha256sum-expected"
+    run_case coreutils-sha256sum "file:$out/sha256sum-expected" -L "$debroot" \
+        "$debroot/usr/bin/sha256sum" "$src/scripts/text.sh" "$src/scripts/signals.sh"
+else
+    reason=$(printf '%s\n' "$reason" | grep -E '^error:' | tail -n 1)
+    for c in "${debian_cases[@]}"; do
+        skip_case "$c" "Debian 13 riscv64 packages unavailable: ${reason#error: }"
+    done
+fi
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
