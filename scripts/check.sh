@@ -2,11 +2,13 @@
 # Runs TL-QEMU's test groups (all by default, or those named) and ends with
 # one summary line "check: N passed, M failed".  Every group prints what it
 # checks; a group that runs nothing or whose runner fails counts as failed.
+# The summary names each group's unit (what one pass counts) and its skips,
+# which are never counted as passed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 
-all_groups=(scripts unit reference user diff asm api firmware system linux tcg qtest)
+all_groups=(scripts unit reference user diff asm api firmware system linux parity tcg qtest)
 
 # The test scripts of each group (paths relative to the repository).
 group_scripts() {
@@ -21,9 +23,21 @@ group_scripts() {
         system) echo tests/system/test_dtb.sh tests/system/test_local_mem.sh \
                      tests/system/test_gdb.sh tests/system/test_migration.sh ;;
         linux) echo tests/linux/run.sh ;;
+        parity) echo tests/parity/run.sh ;;
         tcg) echo tests/run-qemu-tcg-tests.sh ;;
         qtest) echo tests/run-qemu-qtests.sh ;;
         *) return 1 ;;
+    esac
+}
+
+# What one counted pass of each group is.
+group_unit() {
+    case "$1" in
+        unit) echo "test" ;;
+        diff) echo "case" ;;
+        parity) echo "program" ;;
+        tcg|qtest) echo "test" ;;
+        *) echo "assertion" ;;
     esac
 }
 
@@ -36,17 +50,19 @@ done
 
 logdir="$BUILD_DIR/test-logs"
 mkdir -p "$logdir"
-total_pass=0 total_fail=0
+total_pass=0 total_fail=0 total_skip=0
 summary=()
 
-# Counts from the last "N passed, M failed" line of a file: "N M".
+# Counts from the last "N passed, M failed[, K skipped]" line of a file: "N M K".
 counts_from_log() {
-    grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1 | awk '{print $1, $3}'
+    grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1 |
+        sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1 \2 \4/' |
+        awk '{print $1, $2, ($3 == "" ? 0 : $3)}'
 }
 
 # Runs one test script, appending to the group log and adding to pass/fail.
 run_script() {
-    local log=$1 script=$2 part r p f
+    local log=$1 script=$2 part r p f k
     part="$log.part"
     echo "# $script"
     case "$script" in
@@ -54,9 +70,9 @@ run_script() {
         *) "$TL_REPO/$script" 2>&1 | tee "$part"; r=${PIPESTATUS[0]} ;;
     esac
     cat "$part" >> "$log"
-    read -r p f < <(counts_from_log "$part")
+    read -r p f k < <(counts_from_log "$part")
     rm -f "$part"
-    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0})); skip=$((skip + ${k:-0}))
     if [ "$r" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
         fail=$((fail + 1))
         echo "check: $script exited with status $r without reporting a failed test"
@@ -68,7 +84,7 @@ run_script() {
 }
 
 run_group() {
-    local group=$1 log="$logdir/$1.log" pass=0 fail=0
+    local group=$1 log="$logdir/$1.log" pass=0 fail=0 skip=0
     echo "=== $group ==="
     : > "$log"
     case "$group" in
@@ -90,8 +106,9 @@ run_group() {
             run_script "$log" "$script"
         done
     fi
-    total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail))
-    summary+=("$(printf '%-10s %6d passed, %d failed' "$group" "$pass" "$fail")")
+    total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail)); total_skip=$((total_skip + skip))
+    summary+=("$(printf '%-10s %6d passed, %d failed%s  (unit: %s)' "$group" "$pass" "$fail" \
+        "$([ "$skip" -eq 0 ] || printf ', %d skipped' "$skip")" "$(group_unit "$group")")")
 }
 
 for g in "${groups[@]}"; do
@@ -99,5 +116,5 @@ for g in "${groups[@]}"; do
 done
 echo "=== summary ==="
 printf '%s\n' "${summary[@]}"
-echo "check: $total_pass passed, $total_fail failed"
+echo "check: $total_pass passed, $total_fail failed$([ "$total_skip" -eq 0 ] || printf ', %d skipped' "$total_skip")"
 [ "$total_fail" -eq 0 ]

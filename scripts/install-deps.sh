@@ -19,6 +19,9 @@ packages=(
     opensbi gdb-multiarch cpio ipxe-qemu
     # the TL Linux kernel
     bc
+    # the parity group: Debian's riscv64 glibc run as programs and as the
+    # sysroot of its C programs; dash and GNU tools give the expected output
+    libc6-riscv64-cross dash
 )
 
 missing=()

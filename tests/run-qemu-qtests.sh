@@ -24,5 +24,5 @@ if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 [ "${skipped:-0}" -eq 0 ] || echo "note: ${skipped} qtest(s) skipped by QEMU itself (not counted as passed): $(grep -E 'SKIP' "$log" | sed 's/.*qtest-riscv64\///; s/ .*//' | tr '\n' ' ')"
 rm -f "$log"
-echo "${ok:-0} passed, $failed failed"
+echo "${ok:-0} passed, $failed failed, ${skipped:-0} skipped"
 [ "$failed" -eq 0 ] && [ "${ok:-0}" -gt 0 ]
