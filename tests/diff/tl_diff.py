@@ -9,10 +9,14 @@
 Cases are generated here (deterministically from the seed: case K depends only
 on the seed and K), written to a binary case file and executed by the guest
 program tl_diff_guest under qemu-riscv64 -cpu rv64,xtl=on.  The same cases run
-through the independent reference model tests/reference/tlref.py; every case's
-signal, fault address, CSR read-back, hashes of the TL registers involved (plus
-witness registers that must not change) and, for memory instructions, the hash
-of the touched memory span are compared.  Prints the seed, counts per
+through the independent reference model tests/reference/tlref.py.  Every case
+starts from a whole TL state it defines (the registers it names from the data
+pool, every other register a background pattern of its own, the eight CSRs, and
+for some cases a tinit value that leaves CSRs uninitialized) and compares the
+whole state after the instruction: the signal and fault address, all nine CSRs
+0x800-0x808 (tinit's initialized flags included), a hash of each of the 32
+registers and, for memory instructions, the hash of the touched memory span.
+A core bug that writes a register or CSR the case did not name is seen.  Prints the seed, counts per
 instruction kind and outcome, details of at most 20 mismatches (with a replay
 command, and a byte-level diff from a dump-mode re-run), and ends with the line
 'N passed, M failed'.  Exit status 0 only when every case matched.
@@ -20,7 +24,7 @@ command, and a byte-level diff from a dump-mode re-run), and ends with the line
 File formats (little-endian; must match tl_diff_guest.c):
   header  HDR_FMT, then nprot PROT_FMT entries, the arena image (arena_len
           bytes), the data pool (npool x 1024 bytes), then ncases CASE_FMT.
-  result  RES_FMT per case; in dump mode followed by nregs x 1024 register
+  result  RES_FMT per case; in dump mode followed by 32 x 1024 register
           bytes, a u32 length and that many span bytes.
 """
 
@@ -48,14 +52,17 @@ import tlref as T  # noqa: E402
 HDR_FMT = "<8sIIIIQIIII"
 PROT_FMT = "<IIII"
 CASE_FMT = "<IIQQ8QB7B8HQQ"
-RES_FMT = "<iIQ8Q7QQIiii"
+RES_FMT = "<iIQ9Q32QQIiii"
 assert struct.calcsize(HDR_FMT) == 48
 assert struct.calcsize(CASE_FMT) == 128
-assert struct.calcsize(RES_FMT) == 160
-MAGIC = b"TLDIFF01"
+assert struct.calcsize(RES_FMT) == 368
+MAGIC = b"TLDIFF02"
+FORMAT_VERSION = 2
+NUM_TL_REGS = 32
 MAX_REGS = 7
 NO_POOL = 0xFFFF
-CF_T0_REL, CF_MEMCHK = 1, 2
+CF_T0_REL, CF_MEMCHK, CF_TINIT = 1, 2, 4
+CF_TINIT_SHIFT = 16                     # tinit value written after the CSRs (8 bits)
 CF_FRM_SHIFT, CF_NOPS_SHIFT = 8, 12     # frm (3 bits), nops before the word (2 bits)
 RF_STRAY, RF_BAD_PC, RF_GPR, RF_FRM = 1, 2, 4, 8
 HF_DUMP = 1
@@ -152,6 +159,26 @@ def hash_bytes(b):
     else:
         h = 0
     return _fmix_int(h ^ ((n * 0xD6E8FEB86659FD93) & MASK64))
+
+
+def background(r):
+    """Contents of tl<r> that the case does not name (tl_diff_guest.c: background)."""
+    if r == 0:
+        return np.zeros(1024, np.uint8)
+    i = np.arange(1024, dtype=np.int64)
+    return (((r + 1) * 37 + i * 11 + (i >> 7)) & 0xFF).astype(np.uint8)
+
+
+BACKGROUND = [background(r) for r in range(NUM_TL_REGS)]
+BACKGROUND_BYTES = [b.tobytes() for b in BACKGROUND]
+BACKGROUND_HASH = [hash_bytes(b) for b in BACKGROUND_BYTES]
+
+
+def reg_hash(r, b):
+    """hash_bytes of tl<r>'s 1024 bytes b (the background's is precomputed)."""
+    if b == BACKGROUND_BYTES[r]:
+        return BACKGROUND_HASH[r]
+    return hash_bytes(b)
 
 
 # ---------------------------------------------------------------------------
@@ -305,7 +332,7 @@ def make_arena(seed):
 
 
 class Case:
-    __slots__ = ("word", "flags", "t0", "t1", "csr", "regs", "span", "note")
+    __slots__ = ("word", "flags", "t0", "t1", "csr", "regs", "span", "note", "tinit")
 
     def __init__(self, word, csr, regs, t0=0, t1=0, flags=0, span=(0, 0), note=""):
         self.word = word & 0xFFFFFFFF
@@ -316,12 +343,16 @@ class Case:
         self.flags = flags
         self.span = span
         self.note = note
+        self.tinit = None           # or the value written to tinit after the CSRs
 
     def pack(self):
         regs = list(self.regs)[:MAX_REGS]
         rn = [r for r, _ in regs] + [0] * (7 - len(regs))
         pl = [p for _, p in regs] + [NO_POOL] * (8 - len(regs))
-        return struct.pack(CASE_FMT, self.word, self.flags, self.t0, self.t1, *self.csr,
+        flags = self.flags
+        if self.tinit is not None:
+            flags |= CF_TINIT | (self.tinit & 0xFF) << CF_TINIT_SHIFT
+        return struct.pack(CASE_FMT, self.word, flags, self.t0, self.t1, *self.csr,
                            len(regs), *rn, *pl, self.span[0], self.span[1])
 
     def t0_abs(self):
@@ -1066,7 +1097,11 @@ def set_env_flags(case, frm, nops):
 def random_case(seed, index, pool_by_type):
     rnd = random.Random("tl-diff:%d:%d" % (seed, index))
     c = random_case_body(rnd, pool_by_type)
-    return set_env_flags(c, rnd.choice((0, 0, 0, 1, 2, 3, 4, 5, 7)), rnd.randrange(4))
+    set_env_flags(c, rnd.choice((0, 0, 0, 1, 2, 3, 4, 5, 7)), rnd.randrange(4))
+    if rnd.random() < 0.1:
+        # some CSRs uninitialized (or cleared to 0) through tinit
+        c.tinit = rnd.getrandbits(8)
+    return c
 
 
 def random_case_body(rnd, pool_by_type):
@@ -1340,6 +1375,20 @@ def directed_cases(pool_by_type):
         for b24 in (1, 16, 31):
             add(g.reserved_case((eng << 30) | (1 << 25) | (b24 << 20) | (1 << 15) | (5 << 12)
                                 | (2 << 7) | 0x5B), "reserved fillpad [24:20]=%d" % b24)
+
+    # The first case of each kind again with CSRs left uninitialized through
+    # tinit: all of them, and each of 0x801-0x807 alone.
+    first = {}
+    for c in list(cases):
+        first.setdefault(kind_of(c.word), c)
+    for k in KIND_ORDER:
+        if k not in first:
+            continue
+        c = first[k]
+        for tinit in [0x01] + [0xFF & ~(1 << i) for i in range(1, 8)]:
+            v = Case(c.word, c.csr, c.regs, t0=c.t0, t1=c.t1, flags=c.flags & 0xFF, span=c.span)
+            v.tinit = tinit
+            add(v, "%s with tinit=0x%02x" % (c.note, tinit))
     return cases
 
 
@@ -1371,10 +1420,14 @@ class Env:
 def model_run(env, case, want_bytes=False):
     """Expected (sig, addr, csrs, reg_hashes, mem_hash[, reg_bytes, span_bytes, reason])."""
     st = T.TLState()
-    for r, p in case.regs:
+    for r in range(NUM_TL_REGS):
+        st.write_reg(r, BACKGROUND[r])
+    for r, p in case.regs[:MAX_REGS]:
         st.write_reg(r, env.pool_np[p] if p != NO_POOL else np.zeros(1024, np.uint8))
     for i, v in enumerate(case.csr):
         st.csr_write(0x800 + i, v)
+    if case.tinit is not None:
+        st.csr_write(T.CSR_TINIT, case.tinit)
     ins = T.decode(case.word)
     mem = env.mem
     if ins is not None and ins.name in ("tl.store", "tl.mstore"):
@@ -1386,9 +1439,9 @@ def model_run(env, case, want_bytes=False):
         sig, reason = SIGILL, e.reason
     except T.MemoryFault as e:
         sig, addr, reason = SIGSEGV, e.address, str(e)
-    csrs = [st.csr_read(0x800 + i) for i in range(8)]
-    regs = [st.regs[r].tobytes() for r, _ in case.regs]
-    hashes = [hash_bytes(b) for b in regs]
+    csrs = [st.csr_read(0x800 + i) for i in range(9)]
+    regs = [st.regs[r].tobytes() for r in range(NUM_TL_REGS)]
+    hashes = [reg_hash(r, b) for r, b in enumerate(regs)]
     span = b""
     mhash = 0
     if case.span[1] > case.span[0]:
@@ -1407,7 +1460,7 @@ def model_run(env, case, want_bytes=False):
 
 def write_case_file(path, env, cases, dump=False):
     with open(path, "wb") as f:
-        f.write(struct.pack(HDR_FMT, MAGIC, 1, HF_DUMP if dump else 0, len(cases),
+        f.write(struct.pack(HDR_FMT, MAGIC, FORMAT_VERSION, HF_DUMP if dump else 0, len(cases),
                             len(env.pool), MAP_BASE, MAP_LEN, len(PROTS), ARENA_OFF, ARENA_LEN))
         for off, n, prot in PROTS:
             f.write(struct.pack(PROT_FMT, off, n, prot, 0))
@@ -1445,11 +1498,11 @@ def read_results(path, cases, dump=False):
             break
         v = struct.unpack_from(RES_FMT, data, pos)
         pos += rs
-        res = {"sig": v[0], "flags": v[1], "addr": v[2], "csr": list(v[3:11]),
-               "hash": list(v[11:18]), "mhash": v[18], "fflags": v[19], "si_code": v[20],
-               "probe_sig": v[21], "probe_code": v[22]}
+        res = {"sig": v[0], "flags": v[1], "addr": v[2], "csr": list(v[3:12]),
+               "hash": list(v[12:44]), "mhash": v[44], "fflags": v[45], "si_code": v[46],
+               "probe_sig": v[47], "probe_code": v[48]}
         if dump:
-            n = min(len(c.regs), MAX_REGS)
+            n = NUM_TL_REGS
             res["regs"] = [data[pos + 1024 * k:pos + 1024 * (k + 1)] for k in range(n)]
             pos += 1024 * n
             (sl,) = struct.unpack_from("<I", data, pos)
@@ -1483,13 +1536,15 @@ def compare(case, exp, got):
         errs.append("arena bytes outside the expected span changed")
     if got["flags"] & RF_BAD_PC:
         errs.append("signal raised at a pc other than the tested instruction")
-    for i in range(8):
+    for i in range(9):
         if got["csr"][i] != csrs[i]:
             errs.append("csr %s read back: model 0x%x, qemu 0x%x" % (
-                T.CSR_NAMES[0x800 + i], csrs[i], got["csr"][i]))
-    for k, (r, _) in enumerate(case.regs[:MAX_REGS]):
-        if got["hash"][k] != hashes[k]:
-            errs.append("tl%d contents differ" % r)
+                CSR_SHORT[i], csrs[i], got["csr"][i]))
+    named = {r for r, _ in case.regs[:MAX_REGS]}
+    for r in range(NUM_TL_REGS):
+        if got["hash"][r] != hashes[r]:
+            errs.append("tl%d contents differ%s" % (r, "" if r in named else
+                                                     " (a register the case did not name)"))
     if case.span[1] > case.span[0] and got["mhash"] != mhash:
         errs.append("memory span [0x%x, 0x%x) differs" % case.span)
     return errs
@@ -1543,7 +1598,7 @@ def make_env(seed, directed):
 # ---------------------------------------------------------------------------
 
 CSR_SHORT = ["ttype", "tshape", "tmask_ls", "tmask_concat_1", "tmask_concat_2",
-             "tmask_load_stride", "tmask_load_width", "tvalid"]
+             "tmask_load_stride", "tmask_load_width", "tvalid", "tinit"]
 
 
 def describe_case(case, env):
@@ -1551,12 +1606,13 @@ def describe_case(case, env):
     lines.append("  insn: 0x%08x  %s" % (case.word, T.disasm(case.word)))
     if case.note:
         lines.append("  what: %s" % case.note)
-    lines.append("  csrs: " + " ".join("%s=0x%x" % (n, v) for n, v in zip(CSR_SHORT, case.csr)))
+    lines.append("  csrs: " + " ".join("%s=0x%x" % (n, v) for n, v in zip(CSR_SHORT, case.csr))
+                 + ("" if case.tinit is None else ", then tinit=0x%02x" % case.tinit))
     lines.append("  t0=0x%x%s t1=0x%x frm=%d nops=%d" % (
         case.t0_abs(), " (arena+0x%x)" % case.t0 if case.flags & CF_T0_REL else "", case.t1,
         (case.flags >> CF_FRM_SHIFT) & 7, (case.flags >> CF_NOPS_SHIFT) & 3))
     lines.append("  regs: " + ", ".join("tl%d<-%s" % (r, "zero" if p == NO_POOL else "pool[%d]" % p)
-                                        for r, p in case.regs))
+                                        for r, p in case.regs) + ", the others background")
     if case.span[1] > case.span[0]:
         lines.append("  checked memory span: [0x%x, 0x%x)" % case.span)
     return "\n".join(lines)
@@ -1605,8 +1661,8 @@ def detail_report(cases_idx, cases, env, opts, label):
             print("  mismatch: " + e)
         if not errs:
             print("  (qemu and model agree)")
-        for j, (r, _) in enumerate(c.regs[:MAX_REGS]):
-            d = byte_diff(exp[5][j], g["regs"][j])
+        for r in range(NUM_TL_REGS):
+            d = byte_diff(exp[5][r], g["regs"][r])
             if d:
                 print("  tl%d: %s" % (r, "; ".join(d)))
         if c.span[1] > c.span[0]:

@@ -5,14 +5,17 @@
  *
  * Reads a binary case file written by tl_diff.py, executes every case and
  * writes one result record per case.  Per case:
- *   1. the TL registers the case names are set from the file's data pool with
- *      tl.load (int8, tshape [8,1,128], width 128, stride 128);
- *   2. all 8 TL CSRs are written with the case's values;
+ *   1. all 32 TL registers are set with tl.load (int8, tshape [8,1,128],
+ *      width 128, stride 128): those the case names from the file's data
+ *      pool, every other one with its background pattern (background());
+ *   2. all 8 TL CSRs are written with the case's values, then tinit when the
+ *      case gives a value for it (CSRs left uninitialized);
  *   3. the instruction word runs from a trampoline page with t0/t1 set;
  *      SIGILL/SIGSEGV/SIGBUS are caught (signal number and si_addr kept);
- *   4. the 8 CSRs are read back, the named registers are read back with
- *      tl.store and hashed, and the case's memory span is hashed (bytes of
- *      readable pages only) and restored from the pristine arena image;
+ *   4. the whole TL state is read back: the 9 CSRs 0x800-0x808 and the hash
+ *      of each of the 32 registers (tl.store); the case's memory span is
+ *      hashed (bytes of readable pages only) and restored from the pristine
+ *      arena image;
  *   5. for memory instructions the whole arena is compared with the
  *      pristine image (a stray write sets a flag and is repaired).
  * All little-endian; the layout is described in tl_diff.py (struct formats).
@@ -40,12 +43,16 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-#define MAGIC "TLDIFF01"
+#define MAGIC "TLDIFF02"
+#define FORMAT_VERSION 2
 #define MAX_REGS 7
+#define NUM_TL_REGS 32
 #define PAGE 4096u
 
 #define CF_T0_REL  1u  /* t0 is an offset from the arena start */
 #define CF_MEMCHK  2u  /* compare the whole arena with the pristine image afterwards */
+#define CF_TINIT   4u  /* write tinit with CF_TINIT_VAL after the CSRs */
+#define CF_TINIT_VAL(f) (((f) >> 16) & 0xffu)
 #define CF_FRM(f)  (((f) >> 8) & 7u)   /* frm value set before the instruction */
 #define CF_NOPS(f) (((f) >> 12) & 3u)  /* nops before the instruction in the trampoline */
 
@@ -82,8 +89,8 @@ struct tresult {
     int32_t sig;
     uint32_t flags;
     uint64_t fault_addr;
-    uint64_t csr[8];
-    uint64_t reg_hash[MAX_REGS];
+    uint64_t csr[9];                /* 0x800-0x808 */
+    uint64_t reg_hash[NUM_TL_REGS];
     uint64_t mem_hash;
     uint32_t fflags;       /* fflags after the instruction (cleared before) */
     int32_t si_code;       /* of the SIGSEGV/SIGBUS */
@@ -93,7 +100,7 @@ struct tresult {
 
 _Static_assert(sizeof(struct hdr) == 48, "hdr layout");
 _Static_assert(sizeof(struct tcase) == 128, "case layout");
-_Static_assert(sizeof(struct tresult) == 160, "result layout");
+_Static_assert(sizeof(struct tresult) == 368, "result layout");
 
 /* ---- hash (mirrored by tl_diff.py: hash_bytes) ---- */
 #define H_GOLD 0x9E3779B97F4A7C15ull
@@ -273,6 +280,15 @@ static void read_case_csrs(uint64_t *c)
     c[5] = tl_csr_read(TL_CSR_TMASK_LOAD_STRIDE);
     c[6] = tl_csr_read(TL_CSR_TMASK_LOAD_WIDTH);
     c[7] = tl_csr_read(TL_CSR_TVALID);
+    c[8] = tl_csr_read(TL_CSR_TINIT);
+}
+
+/* Contents of a register the case does not name (tl_diff.py: background). */
+static void background(unsigned r, uint8_t *out)
+{
+    for (unsigned i = 0; i < 1024; i++) {
+        out[i] = r == 0 ? 0 : (uint8_t)((r + 1) * 37 + i * 11 + (i >> 7));
+    }
 }
 
 /* ---- arena ---- */
@@ -385,8 +401,9 @@ int main(int argc, char **argv)
         return 2;
     }
     read_exact(in, &h, sizeof(h), "header");
-    if (memcmp(h.magic, MAGIC, 8) != 0 || h.version != 1) {
-        fprintf(stderr, "tl_diff_guest: %s is not a version-1 case file\n", argv[1]);
+    if (memcmp(h.magic, MAGIC, 8) != 0 || h.version != FORMAT_VERSION) {
+        fprintf(stderr, "tl_diff_guest: %s is not a version-%d case file\n", argv[1],
+                FORMAT_VERSION);
         return 2;
     }
     map_len = h.map_len;
@@ -449,7 +466,13 @@ int main(int argc, char **argv)
     install_handlers();
 
     static uint8_t zero[1024] __attribute__((aligned(64)));
-    static uint8_t regbuf[MAX_REGS][1024] __attribute__((aligned(64)));
+    static uint8_t regbuf[NUM_TL_REGS][1024] __attribute__((aligned(64)));
+    static uint8_t bg[NUM_TL_REGS][1024] __attribute__((aligned(64)));
+    uint64_t bg_hash[NUM_TL_REGS];
+    for (unsigned k = 0; k < NUM_TL_REGS; k++) {
+        background(k, bg[k]);
+        bg_hash[k] = hash_bytes(bg[k], 1024);
+    }
     uint8_t *spanbuf = xmalloc(map_len);
     int dump = h.flags & HF_DUMP;
 
@@ -463,18 +486,28 @@ int main(int argc, char **argv)
         cur_case = ci;
         phase = PH_SETUP;
         set_xfer_csrs();
+        const uint8_t *src[NUM_TL_REGS];
+        for (unsigned k = 0; k < NUM_TL_REGS; k++) {
+            src[k] = bg[k];
+        }
         for (unsigned k = 0; k < nregs; k++) {
             uint16_t p = c->pool[k];
             if (p != 0xffff && p >= h.npool) {
                 fprintf(stderr, "tl_diff_guest: case %u: pool index %u out of range\n", ci, p);
                 return 2;
             }
-            reg_load(c->regs[k] & 31, p == 0xffff ? zero : pool + (size_t)p * 1024);
+            src[c->regs[k] & 31] = p == 0xffff ? zero : pool + (size_t)p * 1024;
+        }
+        for (unsigned k = 0; k < NUM_TL_REGS; k++) {
+            reg_load(k, src[k]);
         }
         if (c->flags & CF_T0_REL) {
             t0 += (uint64_t)(uintptr_t)arena;
         }
         write_case_csrs(c->csr);
+        if (c->flags & CF_TINIT) {
+            tl_csr_write(TL_CSR_TINIT, CF_TINIT_VAL(c->flags));
+        }
         unsigned frm = CF_FRM(c->flags);
         int gpr_ok;
         __asm__ volatile("csrw frm, %0\n\tcsrw fflags, zero" : : "r"((unsigned long)frm));
@@ -504,9 +537,10 @@ int main(int argc, char **argv)
         }
         read_case_csrs(r.csr);
         set_xfer_csrs();
-        for (unsigned k = 0; k < nregs; k++) {
-            reg_store(c->regs[k] & 31, regbuf[k]);
-            r.reg_hash[k] = hash_bytes(regbuf[k], 1024);
+        for (unsigned k = 0; k < NUM_TL_REGS; k++) {
+            reg_store(k, regbuf[k]);
+            r.reg_hash[k] = memcmp(regbuf[k], bg[k], 1024) == 0 ? bg_hash[k]
+                                                                 : hash_bytes(regbuf[k], 1024);
         }
         size_t spann = 0;
         if (c->span_hi > c->span_lo) {
@@ -522,7 +556,7 @@ int main(int argc, char **argv)
         fwrite(&r, sizeof(r), 1, out);
         if (dump) {
             uint32_t n32 = (uint32_t)spann;
-            for (unsigned k = 0; k < nregs; k++) {
+            for (unsigned k = 0; k < NUM_TL_REGS; k++) {
                 fwrite(regbuf[k], 1024, 1, out);
             }
             fwrite(&n32, 4, 1, out);
