@@ -1099,8 +1099,12 @@ def random_case(seed, index, pool_by_type):
     c = random_case_body(rnd, pool_by_type)
     set_env_flags(c, rnd.choice((0, 0, 0, 1, 2, 3, 4, 5, 7)), rnd.randrange(4))
     if rnd.random() < 0.1:
-        # some CSRs uninitialized (or cleared to 0) through tinit
+        # some CSRs uninitialized (or cleared to 0) through tinit; memory
+        # instructions keep the width and stride the case was placed with
+        # (their defaults would move the access off the checked span)
         c.tinit = rnd.getrandbits(8)
+        if kind_of(c.word) in ("tl.load", "tl.mload", "tl.store", "tl.mstore"):
+            c.tinit |= 0x60
     return c
 
 
