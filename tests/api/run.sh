@@ -4,8 +4,10 @@
 #    for the host backend (Meson, in $BUILD_DIR/host, linking the semantic
 #    core) and for riscv64 (riscv64-linux-gnu-g++ -O2 -static, in
 #    $BUILD_DIR/tests/api), run under qemu-riscv64 -cpu rv64,xtl=on;
-#  - runs both, adds up their "N passed, M failed" lines, and checks that the
-#    two backends produce byte-identical outputs (--dump files, example output);
+#  - runs both; the assertions of test_ops and test_kernels count once, from
+#    the riscv64 run under QEMU; the host run of the same assertions is one
+#    check (it exits 0 and passes as many as the riscv64 run); and the two
+#    backends must produce byte-identical outputs (--dump files, example output);
 #  - checks that API misuse is a compile error (compile_fail/*.cpp, each with
 #    an "// expect: MESSAGE" line) or a run-time check failure (test_misuse).
 # Ends with "N passed, M failed".  TL_API_SEED=N changes the random inputs.
@@ -90,23 +92,30 @@ for f in "$src"/compile_fail/*.cpp; do
 done
 
 # ---- run the tests on both backends ----
-run_counted() {   # run_counted <label> <command...>: adds the program's own counts
+# run_counted <label> <command...>: runs a test program; sets run_rc, run_pass
+# and run_fail from its exit status and its own "N passed, M failed" line.
+run_counted() {
     local label=$1; shift
-    local log rc p f
+    local log
     log=$(mktemp)
     echo "# $label: $*"
     timeout "${RUN_TIMEOUT:-600}" "$@" >"$log" 2>&1
-    rc=$?
+    run_rc=$?
     grep -v '^ok ' "$log"   # failures and comments; passing lines are in the dump logs
-    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 | awk '{print $1, $3}')
-    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
-    check $(( rc != 0 || ${p:-0} == 0 )) "$label exits 0 and ran tests (exit $rc, ${p:-0} passed)"
+    read -r run_pass run_fail < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 | awk '{print $1, $3}')
+    run_pass=${run_pass:-0} run_fail=${run_fail:-0}
     cp "$log" "$out/$(tr ' /' '__' <<<"$label").log"
     rm -f "$log"
 }
 for t in ops kernels; do
     run_counted "test_$t host" "$host/tests/api/tl-api-$t" --seed "$seed" --dump "$out/test_$t.host.bin"
+    host_rc=$run_rc host_pass=$run_pass host_fail=$run_fail
     run_counted "test_$t riscv64" "$qemu" -cpu rv64,xtl=on "$out/test_$t" --seed "$seed" --dump "$out/test_$t.riscv64.bin"
+    # the riscv64 run's assertions count; the host run of the same assertions is one check
+    pass=$((pass + run_pass)); fail=$((fail + run_fail))
+    check $(( run_rc != 0 || run_pass == 0 )) "test_$t riscv64 exits 0 and ran its assertions (exit $run_rc, $run_pass passed, counted above)"
+    check $(( host_rc != 0 || host_fail != 0 || host_pass != run_pass + run_fail )) \
+        "test_$t host: the same $host_pass assertions all pass on the host backend (exit $host_rc, $host_fail failed; not counted again)"
     cmp -s "$out/test_$t.host.bin" "$out/test_$t.riscv64.bin"
     check $? "test_$t: host and riscv64 outputs are byte-identical ($(stat -c %s "$out/test_$t.host.bin" 2>/dev/null || echo 0) bytes)"
 done
