@@ -181,6 +181,62 @@ def main():
             if cfg in smp:
                 r = smp[cfg] / base if base else float("nan")
                 print(f"{label:<32} {gbs(smp[cfg])} {r:20.2f}")
+        print()
+    print_parity(d)
+
+
+def parity(d):
+    """name -> [(stock_ns, tl_ns)] per pair, from parity_stock.N.txt / parity_tl.N.txt.
+
+    Lines are "NAME NS" (scalar.c, startup.py) or "kernel NAME BYTES - NS -"
+    (kernels.cpp built with BENCH_PLAIN_ONLY)."""
+    def read(f):
+        out = {}
+        for line in open(f):
+            p = line.split()
+            if len(p) == 2:
+                out[p[0]] = float(p[1])
+            elif len(p) == 6 and p[0] == "kernel":
+                out["kernel " + p[1]] = float(p[4])
+        return out
+    pairs = {}
+    for fs in runs(d, "parity_stock"):
+        n = fs.rsplit(".", 2)[-2]
+        ft = os.path.join(d, f"parity_tl.{n}.txt")
+        if not os.path.exists(ft):
+            continue
+        a, b = read(fs), read(ft)
+        for k in a:
+            if k in b:
+                pairs.setdefault(k, []).append((a[k], b[k]))
+    return pairs
+
+
+def print_parity(d):
+    pairs = parity(d)
+    if not pairs:
+        return
+    npairs = max(len(v) for v in pairs.values())
+    print("== 6. Programs without TL: unpatched qemu-riscv64 vs TL-QEMU (default CPU, xtl on) ==")
+    print(f"   same build options and source; {npairs} paired runs in alternating order; "
+          "ratio = median of the per-pair TL/stock ratios")
+    print(f"{'program':<44} {'stock':>12} {'TL-QEMU':>12}  {'TL/stock':>8}  {'target':>7}  result")
+    ratios = []
+    for k, v in pairs.items():
+        st = statistics.median(x for x, _ in v)
+        tl = statistics.median(y for _, y in v)
+        r = statistics.median(y / x for x, y in v)
+        ratios.append(r)
+        unit = "ms" if st >= 1e6 else "us" if st >= 1e3 else "ns"
+        div = {"ms": 1e6, "us": 1e3, "ns": 1.0}[unit]
+        print(f"{k:<44} {st / div:9.1f} {unit} {tl / div:9.1f} {unit}  {r:8.3f}  {'<= 1.02':>7}  "
+              f"{verdict(r <= 1.02)}")
+    gm = statistics.geometric_mean(ratios)
+    print(f"{'geometric mean':<44} {'':>12} {'':>12}  {gm:8.3f}  {'<= 1.02':>7}  {verdict(gm <= 1.02)}")
+    note = os.path.join(d, "parity_note.txt")
+    if os.path.exists(note):
+        print("   " + open(note).read().strip())
+    print()
 
 
 def scale(d, prog):

@@ -6,7 +6,12 @@
 #  3. tl.load / tl.store under qemu-system-riscv64 (bare metal) vs user mode;
 #  4. scaling: kernels from 16 KiB to 16 MiB (TL under QEMU vs native), and
 #     qemu-system-riscv64 throughput with 1 and 2 harts running TL (MTTCG);
-#  5. Linux context switches (scripts/bench-linux.sh).
+#  5. Linux context switches (scripts/bench-linux.sh);
+#  6. parity: programs that never use TL (scalar loops, the plain C++
+#     kernels, BusyBox and glibc start-up) under an unpatched qemu-riscv64
+#     (scripts/build-stock-qemu.sh) and under TL-QEMU's default CPU, in
+#     BENCH_PARITY_PAIRS (default 5) paired runs of alternating order; the
+#     ratio is the median of the per-pair ratios.
 # Every figure is the median of 7 samples (median over the runs as well).
 # Figures are printed, never asserted; this is not part of make check.
 # Raw outputs stay in $BUILD_DIR/bench/raw.  docs/performance.md explains them.
@@ -83,6 +88,39 @@ for n in $(seq 1 "$runs"); do
             -nographic -monitor none -serial stdio -display none -kernel "$out/smp${cfg#*x}.elf"
     done
 done
+# ---- parity: the same non-TL programs under an unpatched QEMU and TL-QEMU ----
+pairs=${BENCH_PARITY_PAIRS:-5}
+[[ "$pairs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_PARITY_PAIRS must be a positive integer (got '$pairs')"
+qemu_stock=$("$TL_REPO/scripts/build-stock-qemu.sh")
+busybox=$("$TL_REPO/scripts/build-busybox.sh")
+build "$out/parity_scalar" riscv64-linux-gnu-gcc -O2 -static -I"$TL_REPO/include" -I"$src" "$src/scalar.c"
+build "$out/kernels_rv_plain" riscv64-linux-gnu-g++ -std=c++17 -O2 -static -DBENCH_PLAIN_ONLY \
+    -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src" "$src/kernels.cpp"
+build "$out/hello_dyn" riscv64-linux-gnu-gcc -O2 "$src/hello.c"
+python_rv="$CACHE_DIR/parity-sysroot/usr/bin/python3.13"   # unpacked by tests/parity/run.sh
+# parity_run <stock|tl> <qemu-riscv64> <n>: one run of every parity program
+parity_run() {
+    local f="$raw/parity_$1.$3.txt" q=$2
+    {
+        "$q" "$out/parity_scalar" &&
+        "$q" "$out/kernels_rv_plain" &&
+        python3 "$src/startup.py" busybox_true_startup 20 "$q" "$busybox" true &&
+        python3 "$src/startup.py" glibc_hello_startup 20 "$q" -L /usr/riscv64-linux-gnu "$out/hello_dyn" &&
+        if [ -x "$python_rv" ]; then
+            python3 "$src/startup.py" python3_startup 10 "$q" -L "$CACHE_DIR/parity-sysroot" "$python_rv" -I -S -c pass
+        fi
+    } >"$f" 2>"$f.err" || { cat "$f.err" >&2; die "parity benchmark under $q failed (run $3)"; }
+}
+for n in $(seq 1 "$pairs"); do
+    log "parity pair $n of $pairs (unpatched QEMU and TL-QEMU, alternating order)"
+    if [ $((n % 2)) -eq 1 ]; then
+        parity_run stock "$qemu_stock" "$n"; parity_run tl "$qemu_user" "$n"
+    else
+        parity_run tl "$qemu_user" "$n"; parity_run stock "$qemu_stock" "$n"
+    fi
+done
+[ -x "$python_rv" ] || echo "python startup not measured: Debian's riscv64 python3.13 is not unpacked (make check-parity unpacks it once Debian's riscv64 index verifies)" > "$raw/parity_note.txt"
+
 log "scaling run (16 KiB to 16 MiB)"
 run kernels_host_scale 1 "$out/kernels_host" scale
 run kernels_rv_scale 1 "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv" scale
