@@ -1,9 +1,9 @@
 /* Nested signal delivery: a handler that raises another signal, a handler
  * that re-enters itself (SA_NODEFER), signals blocked by sa_mask and by
  * sigprocmask delivered once when unblocked, a real-time signal queued
- * three times with values delivered in order, and sigwaitinfo.  (Only one
- * signal number is pending at a time: with several, QEMU's linux-user
- * delivers them in another order than Linux, with or without TL.)  Prints the order of events. */
+ * three times with values delivered in order, and sigwaitinfo.  Only one
+ * signal number is pending at a time: with several, the order in which
+ * their handlers run depends on how the kernel stacks their frames.  Prints the order of events. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
