@@ -220,7 +220,7 @@ def print_parity(d):
     print("== 6. Programs without TL: unpatched qemu-riscv64 vs TL-QEMU (default CPU, xtl on) ==")
     print(f"   same build options and source; {npairs} paired runs in alternating order; "
           "ratio = median of the per-pair TL/stock ratios")
-    print(f"{'program':<44} {'stock':>12} {'TL-QEMU':>12}  {'TL/stock':>8}  {'target':>7}  result")
+    print(f"{'program':<44} {'stock':>12} {'TL-QEMU':>12}  {'TL/stock':>8}  {'pairs min-max':>13}  {'target':>7}  result")
     ratios = []
     for k, v in pairs.items():
         st = statistics.median(x for x, _ in v)
@@ -229,10 +229,11 @@ def print_parity(d):
         ratios.append(r)
         unit = "ms" if st >= 1e6 else "us" if st >= 1e3 else "ns"
         div = {"ms": 1e6, "us": 1e3, "ns": 1.0}[unit]
-        print(f"{k:<44} {st / div:9.1f} {unit} {tl / div:9.1f} {unit}  {r:8.3f}  {'<= 1.02':>7}  "
-              f"{verdict(r <= 1.02)}")
+        lo, hi = min(y / x for x, y in v), max(y / x for x, y in v)
+        print(f"{k:<44} {st / div:9.1f} {unit} {tl / div:9.1f} {unit}  {r:8.3f}  {lo:6.3f}-{hi:<6.3f}  "
+              f"{'<= 1.02':>7}  {verdict(r <= 1.02)}")
     gm = statistics.geometric_mean(ratios)
-    print(f"{'geometric mean':<44} {'':>12} {'':>12}  {gm:8.3f}  {'<= 1.02':>7}  {verdict(gm <= 1.02)}")
+    print(f"{'geometric mean':<44} {'':>12} {'':>12}  {gm:8.3f}  {'':>13}  {'<= 1.02':>7}  {verdict(gm <= 1.02)}")
     note = os.path.join(d, "parity_note.txt")
     if os.path.exists(note):
         print("   " + open(note).read().strip())
