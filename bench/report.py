@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the `make bench` table from the raw outputs of the benchmark programs.
 
-Usage: report.py DIR   (DIR holds host_memcpy.N.txt, tl_insn.N.txt,
+Usage: report.py DIR [parity]   (parity: only the parity table; DIR holds host_memcpy.N.txt, tl_insn.N.txt,
 kernels_rv.N.txt, kernels_host.N.txt, baremetal.N.txt for runs N = 1, 2, ...)
 
 Every program already reports the median of 7 samples; with several runs the
@@ -80,6 +80,9 @@ def verdict(ok):
 
 def main():
     d = sys.argv[1]
+    if len(sys.argv) > 2 and sys.argv[2] == "parity":
+        print_parity(d)
+        return
     host = per_insn(d, "host_memcpy")
     user = per_insn(d, "tl_insn")
     system = baremetal(d)

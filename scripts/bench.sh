@@ -12,6 +12,7 @@
 #     (scripts/build-stock-qemu.sh) and under TL-QEMU's default CPU, in
 #     BENCH_PARITY_PAIRS (default 5) paired runs of alternating order; the
 #     ratio is the median of the per-pair ratios.
+# BENCH_ONLY=parity runs and prints section 6 only.
 # Every figure is the median of 7 samples (median over the runs as well).
 # Figures are printed, never asserted; this is not part of make check.
 # Raw outputs stay in $BUILD_DIR/bench/raw.  docs/performance.md explains them.
@@ -26,6 +27,11 @@ need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
 need_tool riscv64-unknown-elf-gcc gcc-riscv64-unknown-elf
 
 runs=${BENCH_RUNS:-3}
+only=${BENCH_ONLY:-}     # "parity": only the parity table (section 6)
+case "$only" in
+    ''|parity) ;;
+    *) die "BENCH_ONLY must be unset or 'parity' (got '$only')" ;;
+esac
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer (got '$runs')"
 
 "$TL_REPO/scripts/build-qemu.sh"
@@ -74,20 +80,22 @@ run() {
         die "benchmark $name failed (run $n): $*"
     fi
 }
-for n in $(seq 1 "$runs"); do
-    log "run $n of $runs"
-    run host_memcpy "$n" "$out/host_memcpy"
-    run tl_insn "$n" "$qemu_user" -cpu rv64,xtl=on "$out/tl_insn"
-    run kernels_host "$n" "$out/kernels_host"
-    run kernels_rv "$n" "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv"
-    run baremetal "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -bios none \
-        -nographic -monitor none -serial stdio -display none -kernel "$out/baremetal.elf"
-    grep -q '^done' "$raw/baremetal.$n.txt" || die "the bare-metal benchmark did not finish (see $raw/baremetal.$n.txt)"
-    for cfg in 1x1 2x1 2x2; do
-        run "smp$cfg" "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -smp "${cfg%x*}" -bios none \
-            -nographic -monitor none -serial stdio -display none -kernel "$out/smp${cfg#*x}.elf"
+if [ -z "$only" ]; then
+    for n in $(seq 1 "$runs"); do
+        log "run $n of $runs"
+        run host_memcpy "$n" "$out/host_memcpy"
+        run tl_insn "$n" "$qemu_user" -cpu rv64,xtl=on "$out/tl_insn"
+        run kernels_host "$n" "$out/kernels_host"
+        run kernels_rv "$n" "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv"
+        run baremetal "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -bios none \
+            -nographic -monitor none -serial stdio -display none -kernel "$out/baremetal.elf"
+        grep -q '^done' "$raw/baremetal.$n.txt" || die "the bare-metal benchmark did not finish (see $raw/baremetal.$n.txt)"
+        for cfg in 1x1 2x1 2x2; do
+            run "smp$cfg" "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -smp "${cfg%x*}" -bios none \
+                -nographic -monitor none -serial stdio -display none -kernel "$out/smp${cfg#*x}.elf"
+        done
     done
-done
+fi
 # ---- parity: the same non-TL programs under an unpatched QEMU and TL-QEMU ----
 pairs=${BENCH_PARITY_PAIRS:-5}
 [[ "$pairs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_PARITY_PAIRS must be a positive integer (got '$pairs')"
@@ -121,13 +129,16 @@ for n in $(seq 1 "$pairs"); do
 done
 [ -x "$python_rv" ] || echo "python startup not measured: Debian's riscv64 python3.13 is not unpacked (make check-parity unpacks it once Debian's riscv64 index verifies)" > "$raw/parity_note.txt"
 
-log "scaling run (16 KiB to 16 MiB)"
-run kernels_host_scale 1 "$out/kernels_host" scale
-run kernels_rv_scale 1 "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv" scale
+if [ -z "$only" ]; then
+    log "scaling run (16 KiB to 16 MiB)"
+    run kernels_host_scale 1 "$out/kernels_host" scale
+    run kernels_rv_scale 1 "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv" scale
+fi
 
 mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 echo "TL-QEMU benchmark: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem RAM; QEMU $(sed -n 1p "$BUILD_DIR/patched-qemu/VERSION" 2>/dev/null)"
-python3 "$src/report.py" "$raw"
+python3 "$src/report.py" "$raw" ${only:+"$only"}
+[ -n "$only" ] && exit 0
 echo
 "$TL_REPO/scripts/bench-linux.sh"
