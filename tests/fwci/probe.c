@@ -7,7 +7,7 @@
 #include "fw.h"
 #include "tl/tl_insn.h"
 
-static void __attribute__((noreturn)) spin(void)
+static void __attribute__((noreturn, unused)) spin(void)
 {
     for (;;) {
     }

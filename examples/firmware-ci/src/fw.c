@@ -92,7 +92,11 @@ void fw_exit(int failed)
     uint32_t code = failed > 255 ? 255 : (uint32_t)failed;
 
     *finisher = failed ? (code << 16) | 0x3333 : 0x5555;
+    /* wfi rather than a busy loop: in record mode (-icount rr=record) QEMU
+     * may let a spinning hart run on for up to 2^31 instructions before it
+     * acts on the finisher's exit request */
     for (;;) {
+        __asm__ volatile("wfi");
     }
 }
 
