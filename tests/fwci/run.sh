@@ -117,6 +117,9 @@ verdict_case "xtl off (--cpu rv64): the TL instruction traps, the firmware bails
 verdict_case "a QEMU that refuses an option is a QEMU error, not a test failure" 1 \
     "^not ok 1 - pass: QEMU error: QEMU failed \(exit status 1\): .*-no-such-option: invalid option" \
     --qemu-arg=-no-such-option "$P/pass.elf"
+verdict_case "QEMU debug output on stderr (-d cpu_reset) is not mistaken for a QEMU error" 1 \
+    '^not ok 1 - fail: finisher reported failure: QEMU exit status 3$' --qemu-arg=-d --qemu-arg=cpu_reset "$P/fail.elf"
+grep -q 'CPU Reset' "$w/runs/fail.stderr"; check $? "(that run's stderr holds QEMU's CPU reset log)"
 verdict_case "a size QEMU refuses (--l1m 3000) is reported with QEMU's own message" 1 \
     'QEMU error: QEMU failed \(exit status 1\): .*tl-l1m-size must be 0 or a multiple of 4 KiB' --l1m 3000 "$P/pass.elf"
 
