@@ -77,7 +77,7 @@ verdict_case() {
         check 0 "$desc (exit $rc; $(grep -E '^(not )?ok 1' <<<"$got" | head -n 1 | cut -c1-150))"
     else
         check 1 "$desc: want exit $want_rc and /$want_re/, got exit $rc"
-        sed 's/^/#   /' <<<"$got" "$w/stderr" | head -n 20
+        { echo "$got"; cat "$w/stderr"; } | sed 's/^/#   /' | head -n 20
     fi
 }
 verdict_case "pass: finisher 0x5555 and 2 TAP ok" 0 '^ok 1 - pass \(finisher PASS, 2 TAP results \(2 ok' "$P/pass.elf"
@@ -183,12 +183,12 @@ assert raw.count(bytes(range(256))) == 1, "the UART log does not hold the 256 by
 assert line in text, "escaped line not found"
 EOF
 check $? "a UART log with all 256 byte values is attached XML-safely: control bytes, 0x7f and invalid UTF-8 as \\xNN, backslash as \\\\, the rest as is"
-jt text "$out/mixed.xml" hang failure | grep -q '^reproduce: ' &&
+grep -q '^reproduce: ' <<<"$(jt text "$out/mixed.xml" hang failure)" &&
     [ "$(jt text "$out/mixed.xml" hang system-out)" = "1..1" ]
 check $? "a timed-out test carries its UART log and reproduce line in JUnit"
 msg=$(jt text "$out/mixed.xml" refused error | tail -n 1)
 [[ "$msg" == "message: QEMU failed (exit status 1): "*"-no-such-option: invalid option" ]] &&
-    jt text "$out/mixed.xml" refused system-err | grep -q 'invalid option'
+    grep -q 'invalid option' <<<"$(jt text "$out/mixed.xml" refused system-err)"
 check $? "QEMU refusing its options is a JUnit <error> with QEMU's message and stderr ($msg)"
 [ "$(jt text "$out/mixed.xml" not_today skipped)" = "message: the board is in the lab" ]
 check $? "skip = \"reason\" in a suite gives <skipped message=\"reason\"> and 'ok N - name # SKIP reason' ($(grep not_today "$w/mixed.tap"))"
