@@ -126,7 +126,7 @@ verdict_case "a size QEMU refuses (--l1m 3000) is reported with QEMU's own messa
 # ---- one suite with every kind of outcome: JUnit
 cat >"$w/mixed.toml" <<EOF
 [defaults]
-timeout = 3
+timeout = 30
 [[test]]
 image = "$P/pass.elf"
 [[test]]
@@ -134,6 +134,7 @@ image = "$P/fail.elf"
 record = true
 [[test]]
 image = "$P/hang.elf"
+timeout = 3
 [[test]]
 image = "$P/bytes.elf"
 [[test]]
@@ -209,6 +210,22 @@ check $? "its replay line (-icount rr=replay of the recorded run) prints the sam
 [[ "$gdb" == *" -s -S  # then, in another terminal: gdb-multiarch $P/fail.elf -ex 'target remote :1234'" ]] &&
     [[ "$repro" != *" -s -S"* ]]
 check $? "its gdb line adds -s -S to the command and names gdb-multiarch with the ELF"
+# The gdb line at work, on a free port instead of -s's 1234 (which another
+# program on this machine may hold): gdb stops in fw_exit with failed = 3.
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+gdbq=${gdb%%  # then*}
+gdbq=${gdbq/ -s -S/ -gdb tcp:127.0.0.1:$port -S}
+(eval "exec $gdbq") </dev/null >"$w/gdb.uart" 2>&1 &
+gq=$!
+for _ in $(seq 50); do    # until QEMU listens
+    timeout 30 gdb-multiarch -q -batch -nx "$P/fail.elf" -ex "target remote 127.0.0.1:$port" -ex 'break fw_exit' \
+        -ex continue -ex 'print failed' -ex kill >"$w/gdb.log" 2>&1
+    grep -q '^Breakpoint 1' "$w/gdb.log" && break
+    sleep 0.1
+done
+kill "$gq" 2>/dev/null; wait "$gq" 2>/dev/null
+grep -Eq '^\$1 = 3$' "$w/gdb.log"
+check $? "its gdb line works: QEMU waits for gdb-multiarch, which stops at fw_exit and reads failed = 3 ($(grep -E '^(Breakpoint 1[.0-9]*,|\$1)' "$w/gdb.log" | tr '\n' ' '))"
 mv "$w/mixed/fail.rr" "$w/fail.rr.keep"
 run --out-dir "$w/mixed" --timeout 3 "$P/fail.elf" >/dev/null
 [ ! -e "$w/mixed/fail.rr" ]; check $? "a run without --record removes a stale recording of the same test"
