@@ -263,13 +263,13 @@ r=0
 for n in 1 2 3 4 5; do
     all=()
     for k in $(seq 1 "$n"); do
-        mapfile -t got < <(run --suite "$w/seven.toml" --shard "$k/$n" --list | cut -d: -f1)
-        mapfile -t got2 < <(run --suite "$w/seven-shuffled.toml" --shard "$k/$n" --list | cut -d: -f1)
-        want=()
-        for i in "${!sorted[@]}"; do [ $((i % n)) -eq $((k - 1)) ] && want+=("${sorted[$i]}"); done
-        [ "${got[*]}" = "${want[*]}" ] && [ "${got2[*]}" = "${want[*]}" ] ||
-            { r=1; echo "# shard $k/$n: got '${got[*]}' / '${got2[*]}', want '${want[*]}'"; }
-        all+=("${got[@]}")
+        mapfile -t shard_got < <(run --suite "$w/seven.toml" --shard "$k/$n" --list | cut -d: -f1)
+        mapfile -t shard_got2 < <(run --suite "$w/seven-shuffled.toml" --shard "$k/$n" --list | cut -d: -f1)
+        shard_want=()
+        for i in "${!sorted[@]}"; do [ $((i % n)) -eq $((k - 1)) ] && shard_want+=("${sorted[$i]}"); done
+        [ "${shard_got[*]}" = "${shard_want[*]}" ] && [ "${shard_got2[*]}" = "${shard_want[*]}" ] ||
+            { r=1; echo "# shard $k/$n: got '${shard_got[*]}' / '${shard_got2[*]}', want '${shard_want[*]}'"; }
+        all+=("${shard_got[@]}")
     done
     [ "$(printf '%s\n' "${all[@]}" | LC_ALL=C sort)" = "$(printf '%s\n' "${sorted[@]}")" ] ||
         { r=1; echo "# N=$n: shards hold '${all[*]}'"; }
@@ -373,11 +373,14 @@ for p in test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem; 
     # the number of checks each reported: run.sh's TAP lines vs the runner's count
     want_n=$(grep -Ec "^(not )?ok [0-9]+ - $p: " "$w/fw-run.log")
     want_n=$((want_n - 1 - $([ $p = test_mmio ] && echo 1 || echo 0)))
-    got_n=$(grep -E "^(not )?ok [0-9]+ - $p[ :]" "$w/fw-runner.log" | sed -n 's/.*[(:,] *\([0-9]*\) TAP results.*/\1/p')
+    got_n=$(grep -E "^(not )?ok [0-9]+ - ${p}[ :]" "$w/fw-runner.log" | sed -n 's/.*[(:,] *\([0-9]*\) TAP results.*/\1/p')
     got_n=${got_n:-$(grep -A1 -E "^not ok [0-9]+ - $p:" "$w/fw-runner.log" | sed -n 's/^#   \([0-9]*\) TAP results.*/\1/p')}
     [ "$got" = "$want" ] && [ "$got_n" = "$want_n" ] || { r=1; echo "# $p: run.sh $want ($want_n checks), tl-fw-run $got ($got_n checks)"; }
     n=$((n + want_n))
 done
+run --cpu rv64,xtl=on --out-dir "$w/fw-wrong" "$fwdir/test_off.elf" >"$w/fw-wrong.log"
+[ $? -eq 1 ] && grep -q '^not ok 1 - test_off: finisher reported failure' "$w/fw-wrong.log"
+check $? "test_off (which expects xtl=off) fails under the runner with xtl=on, so the verdict comparison below can tell pass from fail"
 check $r "tests/firmware under tl-fw-run (-icount, TAP + finisher): the same verdict for each of its 7 programs as tests/firmware/run.sh and the same number of checks ($n)"
 
 # ---- the example project, copied outside the repository, against a TL-QEMU
