@@ -230,6 +230,11 @@ mv "$w/mixed/fail.rr" "$w/fail.rr.keep"
 run --out-dir "$w/mixed" --timeout 3 "$P/fail.elf" >/dev/null
 [ ! -e "$w/mixed/fail.rr" ]; check $? "a run without --record removes a stale recording of the same test"
 
+run --out-dir "$w/rec-hang" --record --timeout 2 "$P/hang.elf" >"$w/rec-hang.out"
+grep -q '^#   no replay: the recording of a run the runner had to stop is incomplete$' "$w/rec-hang.out" &&
+    ! grep -q '^#   replay:' "$w/rec-hang.out"
+check $? "a recorded run stopped at its timeout offers no replay line (its recording is incomplete) and says so"
+
 # record/replay for smp > 1 is refused by QEMU: such a test runs unrecorded and says so
 run --out-dir "$w/smp" --record --smp 2 --timeout 10 "$P/fail.elf" >"$w/smp.out"
 grep -q '^#   not recorded: QEMU.s record/replay supports one hart only (smp = 2)$' "$w/smp.out" &&
