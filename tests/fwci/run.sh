@@ -358,6 +358,19 @@ left=$(pgrep -f -c -- "-kernel $w/sigterm_probe.elf")
 [ "$started" -eq 1 ] && [ "$left" -eq 0 ] && [ $rc -eq 143 ]
 check $? "SIGTERM to the runner kills the QEMUs it started (running before: $started, after: $left; exit $rc)"
 
+# ---- results are printed as they come in, not at the end
+cp "$P/hang.elf" "$w/zz_stream_hang.elf"
+"$runner" --qemu "$qemu" --out-dir "$w/stream" --timeout 60 "$P/pass.elf" "$w/zz_stream_hang.elf" >"$w/stream.out" 2>&1 &
+rpid=$!
+for _ in $(seq 100); do
+    [ "$(pgrep -f -c -- "-kernel $w/zz_stream_hang.elf")" -ge 1 ] && break
+    sleep 0.1
+done
+for _ in $(seq 20); do grep -q '^ok 1 - pass ' "$w/stream.out" && break; sleep 0.1; done
+grep -q '^ok 1 - pass ' "$w/stream.out" && [ "$(pgrep -f -c -- "-kernel $w/zz_stream_hang.elf")" -eq 1 ]
+check $? "the result of the first test is on stdout while the second still runs (streamed TAP)"
+kill -TERM "$rpid"; wait "$rpid"
+
 # ---- our own firmware suite: the same verdicts as tests/firmware/run.sh
 "$TL_REPO/tests/firmware/run.sh" >"$w/fw-run.log" 2>&1
 fwdir="$BUILD_DIR/tests/firmware"
