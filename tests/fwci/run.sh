@@ -460,6 +460,33 @@ r=$?
 check $? "the GitLab CI test job's script lines for each parallel index and the report job's merge, run here, give the example's full JUnit ($(tail -n 1 "$w/gl.log"))"
 [ $r -eq 0 ] || sed 's/^/#   /' "$w/gl.log" | tail -n 15
 
+# The GitHub workflow's own shell steps (all but the apt-get ones) with its
+# ${{ matrix.shard }} / ${{ env.SHARDS }} expressions filled in, for every
+# shard of the matrix, then the report job's merge step; the actions
+# (checkout, cache, artifacts) are not run: tl-qemu/ is laid out as above.
+mkdir -p "$w/gh" && cp -r "$example/." "$w/gh/" && rm -rf "$w/gh/build" && cp -a "$w/gl/tl-qemu" "$w/gh/"
+env -u TL_FW_QEMU /usr/bin/python3 - "$example/ci/github-actions.yml" "$w/gh" <<'EOF' >"$w/gh.log" 2>&1
+import re, subprocess, sys, yaml
+cfg = yaml.safe_load(open(sys.argv[1]))
+jobs = cfg["jobs"]
+shards = jobs["test"]["strategy"]["matrix"]["shard"]
+assert shards == list(range(1, int(cfg["env"]["SHARDS"]) + 1)), "matrix and SHARDS disagree"
+def steps(job, ctx):
+    for st in jobs[job]["steps"]:
+        if "run" in st and "apt-get" not in st["run"]:
+            text = re.sub(r"\$\{\{\s*([\w.]+)\s*\}\}", lambda m: str(ctx[m.group(1)]), st["run"])
+            print("$ " + text.strip().replace("\n", "\n$ "), flush=True)
+            subprocess.run(["bash", "-ec", text], cwd=sys.argv[2], check=True)
+for k in shards:
+    steps("test", {"matrix.shard": k, "env.SHARDS": cfg["env"]["SHARDS"]})
+steps("report", {})
+print("github steps ok, %d shards" % len(shards))
+EOF
+r=$?
+[ $r -eq 0 ] && [ "$(jt canon "$w/gh/build/junit.xml")" = "$(jt canon "$out/example.xml")" ]
+check $? "the GitHub workflow's shell steps for each matrix shard and the report job's merge, run here, give the example's full JUnit ($(tail -n 1 "$w/gh.log"))"
+[ $r -eq 0 ] || sed 's/^/#   /' "$w/gh.log" | tail -n 15
+
 jt validate "$src/junit.xsd" "$out/example.xml" "$w/gl/build/junit.xml" "$out/firmware.xml" >"$w/val" 2>&1
 check $? "the JUnit files of the example project, its GitLab merge and our firmware suite are valid against the schema"
 
