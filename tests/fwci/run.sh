@@ -13,6 +13,7 @@ set -uo pipefail
 tl_load_config
 need_tool riscv64-unknown-elf-gcc gcc-riscv64-unknown-elf
 need_tool yamllint yamllint
+need_tool gdb-multiarch gdb-multiarch
 /usr/bin/python3 -c 'import lxml, yaml' 2>/dev/null ||
     die "python3-lxml or python3-yaml is missing; run 'make deps' (or: apt-get install python3-lxml python3-yaml)"
 
