@@ -44,6 +44,13 @@ extern "C" {
 #include "elf_symbols.h"
 #include "tl_isa.h"
 
+/*
+ * Weak: a qemu-riscv64 built without linux-user/plugin-api.c (upstream QEMU
+ * 10.0) lacks it; hot spots then have no function names.
+ */
+#pragma weak qemu_plugin_path_to_binary
+#pragma weak qemu_plugin_start_code
+
 extern "C" {
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 }
@@ -111,15 +118,26 @@ struct Options {
     unsigned top = 10;
 };
 
-Options opts;
+/*
+ * The plugin's global state is never destroyed: QEMU runs the atexit
+ * callback from exit(), after the destructors of this library's statics.
+ */
+struct Globals {
+    Options opts;
+    std::string binary_path;
+    std::mutex mtx;                        /* translation and vCPU creation only */
+    std::map<std::pair<uint64_t, uint32_t>, std::unique_ptr<Site>> sites;
+    std::vector<std::unique_ptr<Vcpu>> all_vcpus;
+};
+Globals &g_ = *new Globals;
+Options &opts = g_.opts;
+std::string &binary_path = g_.binary_path;
+std::mutex &mtx = g_.mtx;
+auto &sites = g_.sites;
+auto &all_vcpus = g_.all_vcpus;
 bool system_mode;
-std::string binary_path;
 qemu_plugin_scoreboard *slots;
 qemu_plugin_u64 insns_entry, pending_entry, csr_write_entry[tl::kNumCsrs];
-
-std::mutex mtx;                            /* translation and vCPU creation only */
-std::map<std::pair<uint64_t, uint32_t>, std::unique_ptr<Site>> sites;
-std::vector<std::unique_ptr<Vcpu>> all_vcpus;
 
 Slot *slot_of(unsigned vcpu) { return static_cast<Slot *>(qemu_plugin_scoreboard_find(slots, vcpu)); }
 
@@ -585,10 +603,11 @@ std::string report(const Totals &t, const ElfSymbols &syms)
                  s.traps, s.engines[0], s.engines[1], s.engines[2], s.engines[3]);
     }
     o += fmt("\nhot spots: top %u PCs\n", opts.top);
-    o += fmt("  %-18s %12s %14s %8s  %s\n", "pc", "count", "bytes", "traps", "where");
+    o += fmt("  %-18s %-16s %12s %14s %8s  %s\n", "pc", "instruction", "count", "bytes", "traps", "where");
     for (const Hot &h : pcs) {
-        o += fmt("  0x%016" PRIx64 " %12" PRIu64 " %14" PRIu64 " %8" PRIu64 "  %s\n", h.pc, h.count, h.bytes,
-                 h.traps, h.name.empty() ? "" : h.name.c_str());
+        o += fmt("  0x%016" PRIx64 " %-16s %12" PRIu64 " %14" PRIu64 " %8" PRIu64 "  %s\n", h.pc,
+                 tl::form_name(t.pcs.at(h.pc).site->insn.form), h.count, h.bytes, h.traps,
+                 h.name.empty() ? "" : h.name.c_str());
     }
     if (!fns.empty()) {
         o += fmt("\nhot spots: top %u functions\n", opts.top);
@@ -610,24 +629,36 @@ std::string report(const Totals &t, const ElfSymbols &syms)
         for (int c = g.lo; c < g.hi; c++) h += t.cells[c] != 0;
         o += fmt("  %-40s %4d of %4d\n", g.name, h, g.hi - g.lo);
     }
-    o += fmt("never hit (%zu cells; a form never hit with any type is one line):\n", never.size());
-    /* A form none of whose cells was hit is listed once. */
-    auto form_of = [](int c) {
-        if (c < tl::kMemCells) return (c >> 2) / tl::kNumTypes;
-        if (c < tl::kCellReserved) return 4 + (c - tl::kMemCells) / tl::kNumTypes;
-        return -1;
-    };
-    std::vector<int> form_hit(tl::F_NUM_VALID, 0);
-    for (int c = 0; c < tl::kCellReserved; c++) form_hit[form_of(c)] += t.cells[c] != 0;
-    int last_form = -1;
+    o += fmt("never hit (%zu cells; a form or form+type none of whose cells was hit is one line):\n",
+             never.size());
+    std::vector<int> form_hits(tl::F_NUM_VALID, 0), memtype_hits(4 * tl::kNumTypes, 0);
+    for (int c = 0; c < tl::kMemCells; c++) {
+        form_hits[(c >> 2) / tl::kNumTypes] += t.cells[c] != 0;
+        memtype_hits[c >> 2] += t.cells[c] != 0;
+    }
+    for (int c = tl::kMemCells; c < tl::kCellReserved; c++) {
+        form_hits[4 + (c - tl::kMemCells) / tl::kNumTypes] += t.cells[c] != 0;
+    }
+    std::string last;
     for (int c : never) {
-        const int f = form_of(c);
-        if (f >= 0 && !form_hit[f]) {
-            if (f != last_form) o += fmt("  %s (every type, stride and width)\n", tl::form_name(f));
-            last_form = f;
-            continue;
+        std::string line = tl::cell_name(c);
+        int f = -1;
+        if (c < tl::kMemCells) {
+            f = (c >> 2) / tl::kNumTypes;
+            if (form_hits[f] && !memtype_hits[c >> 2]) {
+                line = std::string(tl::form_name(f)) + " " + tl::kTypeNames[(c >> 2) % tl::kNumTypes] +
+                       " (every stride and width)";
+            }
+        } else if (c < tl::kCellReserved) {
+            f = 4 + (c - tl::kMemCells) / tl::kNumTypes;
         }
-        o += "  " + tl::cell_name(c) + "\n";
+        if (f >= 0 && !form_hits[f]) {
+            line = std::string(tl::form_name(f)) + " (every type" + (f < 4 ? ", stride and width)" : ")");
+        }
+        if (line != last) {
+            o += "  " + line + "\n";
+        }
+        last = line;
     }
     return o;
 }
@@ -650,7 +681,7 @@ void on_exit(qemu_plugin_id_t, void *)
     Totals t = gather();
     ElfSymbols syms;
     if (!system_mode && !binary_path.empty()) {
-        syms.load(binary_path, qemu_plugin_start_code());
+        syms.load(binary_path, qemu_plugin_start_code ? qemu_plugin_start_code() : 0);
     }
     const std::string text = report(t, syms);
     if (opts.outfile.empty()) {
@@ -711,7 +742,7 @@ extern "C" QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const
     }
     system_mode = info->system_emulation;
     if (!system_mode) {
-        const char *p = qemu_plugin_path_to_binary();
+        const char *p = qemu_plugin_path_to_binary ? qemu_plugin_path_to_binary() : nullptr;
         binary_path = p ? p : "";
         g_free((void *)p);
     }
