@@ -201,11 +201,17 @@ void refresh_csrs(Vcpu &v, Slot &s)
     }
     /* A tinit write changes the other CSRs' values (section 2.6): read them all. */
     const bool all = v.reload || s.csr_writes[tl::TINIT] != v.seen_writes[tl::TINIT];
+    bool any = all;
     for (int c = 0; c < tl::kNumCsrs; c++) {
         if (all || s.csr_writes[c] != v.seen_writes[c]) {
             v.csrs.v[c] = uint32_t(read_reg(v, v.csr[c]));
             v.seen_writes[c] = s.csr_writes[c];
+            any = true;
         }
+    }
+    /* Writing a CSR sets its flag in tinit (section 2.5). */
+    if (any && !all) {
+        v.csrs.v[tl::TINIT] = uint32_t(read_reg(v, v.csr[tl::TINIT]));
     }
     v.reload = false;
 }
