@@ -19,6 +19,8 @@ packages=(
     opensbi gdb-multiarch cpio ipxe-qemu
     # the TL Linux kernel
     bc
+    # tlstat's JSON reports checked against plugins/tlstat/tlstat.schema.json
+    python3-jsonschema
 )
 
 missing=()
