@@ -65,6 +65,7 @@ struct Site {
     uint64_t pc;
     uint32_t word;
     tl::Insn insn;
+    size_t id;                             /* index into each vCPU's per-site counters */
 };
 
 struct FormStat {
@@ -100,7 +101,7 @@ struct Vcpu {
     Pending pending;
     FormStat forms[tl::F_NUM][tl::kNumTypes + 1];
     uint64_t cells[tl::kNumCells] = {};
-    std::unordered_map<uint64_t, PcStat> pcs;
+    std::vector<PcStat> sites;             /* by Site::id */
     GByteArray *buf = g_byte_array_new();
 };
 
@@ -201,34 +202,45 @@ void refresh_csrs(Vcpu &v, Slot &s)
     }
     /* A tinit write changes the other CSRs' values (section 2.6): read them all. */
     const bool all = v.reload || s.csr_writes[tl::TINIT] != v.seen_writes[tl::TINIT];
-    bool any = all;
     for (int c = 0; c < tl::kNumCsrs; c++) {
         if (all || s.csr_writes[c] != v.seen_writes[c]) {
             v.csrs.v[c] = uint32_t(read_reg(v, v.csr[c]));
             v.seen_writes[c] = s.csr_writes[c];
-            any = true;
+            /* A write initializes the CSR (section 2.5): its tinit flag is now 1. */
+            v.csrs.v[tl::TINIT] |= all ? 0 : 1u << c;
         }
-    }
-    /* Writing a CSR sets its flag in tinit (section 2.5). */
-    if (any && !all) {
-        v.csrs.v[tl::TINIT] = uint32_t(read_reg(v, v.csr[tl::TINIT]));
     }
     v.reload = false;
 }
 
-void count_completed(Vcpu &v)
+PcStat &site_stat(Vcpu &v, const Site *site)
+{
+    if (site->id >= v.sites.size()) {
+        v.sites.resize(site->id + 64, PcStat{nullptr});
+    }
+    PcStat &ps = v.sites[site->id];
+    ps.site = site;
+    return ps;
+}
+
+/*
+ * An instruction is counted as completed when it starts (sign = 1), and the
+ * count is taken back (sign = -1) when it turns out to have trapped or to
+ * have been restarted: completion, the common case, then costs nothing.
+ */
+void count_completed(Vcpu &v, int64_t sign)
 {
     const Pending &p = v.pending;
     FormStat &f = v.forms[p.site->insn.form][p.type];
-    f.count++;
-    f.bytes += p.mem.bytes;
-    f.engines[p.site->insn.engine]++;
+    f.count += sign;
+    f.bytes += sign * int64_t(p.mem.bytes);
+    f.engines[p.site->insn.engine] += sign;
     if (p.cell >= 0) {
-        v.cells[p.cell]++;
+        v.cells[p.cell] += sign;
     }
-    PcStat &ps = v.pcs.try_emplace(p.site->pc, PcStat{p.site}).first->second;
-    ps.count++;
-    ps.bytes += p.mem.bytes;
+    PcStat &ps = site_stat(v, p.site);
+    ps.count += sign;
+    ps.bytes += sign * int64_t(p.mem.bytes);
 }
 
 /* Which trap cell an exception (RISC-V cause code) of the pending instruction hits. */
@@ -295,8 +307,7 @@ void count_trapped(Vcpu &v, int kind)
     const Pending &p = v.pending;
     FormStat &f = v.forms[p.site->insn.form][p.type];
     f.traps++;
-    PcStat &ps = v.pcs.try_emplace(p.site->pc, PcStat{p.site}).first->second;
-    ps.traps++;
+    site_stat(v, p.site).traps++;
     if (kind >= 0) {
         v.cells[tl::kCellTrap + kind]++;
     }
@@ -312,21 +323,20 @@ void resolve(Vcpu &v, Slot &s, uint64_t npc)
     s.pending = 0;
     const uint64_t pc = v.pending.site->pc;
     if (npc == pc + 4) {
-        count_completed(v);
-        return;
+        return;                            /* completed, already counted */
     }
     if (npc == pc) {
-        return;                            /* restarted without a trap: counted when it completes */
+        count_completed(v, -1);            /* restarted without a trap: counted when it completes */
+        return;
     }
     if (system_mode) {
         const bool in_m = read_reg(v, v.priv) == 3;
         const uint64_t epc = read_reg(v, in_m ? v.mepc : v.sepc);
         const uint64_t cause = read_reg(v, in_m ? v.mcause : v.scause);
         if (epc == pc && !(cause >> 63)) {
+            count_completed(v, -1);
             count_trapped(v, trap_kind(v, cause, in_m));
-        } else {
-            count_completed(v);            /* an interrupt taken after it completed */
-        }
+        }                                  /* else an interrupt taken after it completed */
         return;
     }
     /* User mode: a signal handler starts with a0 = signal, a2 = its ucontext. */
@@ -337,9 +347,8 @@ void resolve(Vcpu &v, Slot &s, uint64_t npc)
         std::memcpy(&frame_pc, v.buf->data, 8);
     }
     if (frame_pc == pc) {
+        count_completed(v, -1);
         count_trapped(v, trap_kind_signal(v, int(read_reg(v, v.a0))));
-    } else {
-        count_completed(v);
     }
 }
 
@@ -358,15 +367,8 @@ void on_tl_exec(unsigned int vcpu_index, void *udata)
     p.mem = tl::is_memory(site->insn.form) && v.have_csrs ? tl::memory_access(site->insn.form, v.csrs)
                                                           : tl::MemoryAccess{};
     p.cell = tl::instruction_cell(site->insn.form, p.type, p.mem);
+    count_completed(v, 1);
     s.pending = 1;
-}
-
-/* The instruction after a TL instruction in the same block ran: it completed. */
-void on_after_tl(unsigned int vcpu_index, void *)
-{
-    Slot &s = *slot_of(vcpu_index);
-    s.pending = 0;
-    count_completed(*s.vcpu);
 }
 
 void on_block_entry(unsigned int vcpu_index, void *udata)
@@ -397,8 +399,9 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
         const bool is32 = qemu_plugin_insn_size(insn) == 4 &&
                           qemu_plugin_insn_data(insn, &w, 4) == 4;
         if (prev_tl) {
-            qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_after_tl, QEMU_PLUGIN_CB_NO_REGS,
-                                                        QEMU_PLUGIN_COND_NE, pending_entry, 0, nullptr);
+            /* Reaching the next instruction of the block: the TL instruction completed. */
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                pending_entry, 0);
         }
         prev_tl = is32 && (w & 0x7F) == tl::kCustom2;
         if (!is32) {
@@ -416,7 +419,7 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
                 std::lock_guard<std::mutex> g(mtx);
                 auto &slot = sites[{pc, w}];
                 if (!slot) {
-                    slot.reset(new Site{pc, w, tl::decode(w)});
+                    slot.reset(new Site{pc, w, tl::decode(w), sites.size() - 1});
                 }
                 site = slot.get();
             }
@@ -464,11 +467,14 @@ Totals gather()
         for (int c = tl::kCellTrap; c < tl::kNumCells; c++) {
             t.cells[c] += v.cells[c];
         }
-        for (auto &kv : v.pcs) {
-            PcStat &a = t.pcs.try_emplace(kv.first, PcStat{kv.second.site}).first->second;
-            a.count += kv.second.count;
-            a.bytes += kv.second.bytes;
-            a.traps += kv.second.traps;
+        for (const PcStat &ps : v.sites) {
+            if (!ps.site) {
+                continue;
+            }
+            PcStat &a = t.pcs.try_emplace(ps.site->pc, PcStat{ps.site}).first->second;
+            a.count += ps.count;
+            a.bytes += ps.bytes;
+            a.traps += ps.traps;
         }
     }
     return t;
@@ -679,6 +685,7 @@ void on_exit(qemu_plugin_id_t, void *)
                 Slot *s = slot_of(i);
                 if (s->vcpu == &v && s->pending) {
                     s->pending = 0;
+                    count_completed(v, -1);
                     count_trapped(v, trap_kind_signal(v, 0));
                 }
             }
