@@ -137,6 +137,7 @@ std::mutex &mtx = g_.mtx;
 auto &sites = g_.sites;
 auto &all_vcpus = g_.all_vcpus;
 bool system_mode;
+uint64_t load_start;                       /* user mode: start of the program's code */
 qemu_plugin_scoreboard *slots;
 qemu_plugin_u64 insns_entry, pending_entry, csr_write_entry[tl::kNumCsrs];
 
@@ -193,6 +194,13 @@ void vcpu_init(qemu_plugin_id_t, unsigned int vcpu_index)
     v->have_csrs = found == tl::kNumCsrs;
     s->vcpu = v.get();
     all_vcpus.push_back(std::move(v));
+    /* The user-mode program's path needs a vCPU (it is read from the task state). */
+    if (!system_mode && all_vcpus.size() == 1 && qemu_plugin_path_to_binary) {
+        const char *p = qemu_plugin_path_to_binary();
+        binary_path = p ? p : "";
+        g_free((void *)p);
+        load_start = qemu_plugin_start_code ? qemu_plugin_start_code() : 0;
+    }
 }
 
 void refresh_csrs(Vcpu &v, Slot &s)
@@ -480,6 +488,7 @@ Totals gather()
     return t;
 }
 
+std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 std::string fmt(const char *f, ...)
 {
     char b[512];
@@ -694,7 +703,7 @@ void on_exit(qemu_plugin_id_t, void *)
     Totals t = gather();
     ElfSymbols syms;
     if (!system_mode && !binary_path.empty()) {
-        syms.load(binary_path, qemu_plugin_start_code ? qemu_plugin_start_code() : 0);
+        syms.load(binary_path, load_start);
     }
     const std::string text = report(t, syms);
     if (opts.outfile.empty()) {
@@ -754,11 +763,6 @@ extern "C" QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const
         bad_option(std::string("target ") + info->target_name + " is not RISC-V; tlstat counts RISC-V TL instructions");
     }
     system_mode = info->system_emulation;
-    if (!system_mode) {
-        const char *p = qemu_plugin_path_to_binary ? qemu_plugin_path_to_binary() : nullptr;
-        binary_path = p ? p : "";
-        g_free((void *)p);
-    }
     slots = qemu_plugin_scoreboard_new(sizeof(Slot));
     insns_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, insns);
     pending_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, pending);
