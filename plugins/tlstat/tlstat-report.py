@@ -3,6 +3,7 @@
 
   tlstat-report.py merge OUT.json IN.json...    sum reports (one per QEMU run) into one
   tlstat-report.py summary REPORT.json          coverage summary and never-hit cells
+                                                (compact; the JSON lists every cell)
   tlstat-report.py validate REPORT.json...      check reports against tlstat.schema.json
   tlstat-report.py check --claims FILE REPORT.json
         every cell FILE claims is hit; FILE lines are "CELL <tab or 2+ spaces> TEST"
@@ -87,9 +88,33 @@ def summary(rep):
     for name, sel in groups:
         cs = [c for c in cov["cells"] if sel(c["cell"])]
         print("  %-40s %4d of %4d" % (name, sum(1 for c in cs if c["hits"]), len(cs)))
-    print("never hit (%d):" % len(cov["never_hit"]))
-    for c in cov["never_hit"]:
-        print("  " + c)
+    print("never hit (%d cells; a form or form+type none of whose cells was hit is one line):"
+          % len(cov["never_hit"]))
+    for line in compact_never_hit(cov):
+        print("  " + line)
+
+
+def compact_never_hit(cov):
+    """The never-hit cells, a form (or memory form + type) with no hit cell as one line."""
+    mem = ("tl.load", "tl.mload", "tl.store", "tl.mstore")
+    form_hit, memtype_hit = {}, {}
+    for c in cov["cells"]:
+        w = c["cell"].split()
+        if w[0].startswith("tl."):
+            form_hit[w[0]] = form_hit.get(w[0], 0) + (c["hits"] > 0)
+            if w[0] in mem:
+                memtype_hit[(w[0], w[1])] = memtype_hit.get((w[0], w[1]), 0) + (c["hits"] > 0)
+    out = []
+    for cell in cov["never_hit"]:
+        w = cell.split()
+        line = cell
+        if w[0] in form_hit and not form_hit[w[0]]:
+            line = "%s (every type%s)" % (w[0], ", stride and width" if w[0] in mem else "")
+        elif w[0] in mem and not memtype_hit[(w[0], w[1])]:
+            line = "%s %s (every stride and width)" % (w[0], w[1])
+        if not out or out[-1] != line:
+            out.append(line)
+    return out
 
 
 def validate(paths):
