@@ -6,7 +6,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 
-all_groups=(scripts unit reference user diff asm api firmware plugin system linux tcg qtest)
+all_groups=(scripts unit reference user diff asm api firmware system linux plugin tcg qtest)
 
 # The test scripts of each group (paths relative to the repository).
 group_scripts() {
