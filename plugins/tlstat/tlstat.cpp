@@ -363,6 +363,9 @@ void resolve(Vcpu &v, Slot &s, uint64_t npc)
 void on_tl_exec(unsigned int vcpu_index, void *udata)
 {
     Slot &s = *slot_of(vcpu_index);
+    if (!s.vcpu) {
+        return;                            /* runs before its vCPU's init callback: not counted */
+    }
     Vcpu &v = *s.vcpu;
     const Site *site = static_cast<const Site *>(udata);
     if (s.pending) {
@@ -382,14 +385,17 @@ void on_tl_exec(unsigned int vcpu_index, void *udata)
 void on_block_entry(unsigned int vcpu_index, void *udata)
 {
     Slot &s = *slot_of(vcpu_index);
-    resolve(*s.vcpu, s, reinterpret_cast<uintptr_t>(udata));
+    if (s.vcpu) {
+        resolve(*s.vcpu, s, reinterpret_cast<uintptr_t>(udata));
+    }
 }
 
 void on_syscall(qemu_plugin_id_t, unsigned int vcpu_index, int64_t num, uint64_t, uint64_t,
                 uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
 {
-    if (num == kRtSigreturn) {
-        slot_of(vcpu_index)->vcpu->reload = true;
+    Slot *s = slot_of(vcpu_index);
+    if (num == kRtSigreturn && s->vcpu) {
+        s->vcpu->reload = true;
     }
 }
 
