@@ -96,4 +96,4 @@ echo
 "$TL_REPO/scripts/bench-linux.sh"
 echo
 "$src/plugin_overhead.sh" "$qemu_user" "$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so" \
-    "$out/kernels_rv" "$out/plugin" "$runs"
+    "$out/kernels_rv" "$out/plugin" "$runs" "$out/tl_insn"
