@@ -4,7 +4,7 @@
 #   make bench   performance figures (not part of make check)
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
 SHELL := /bin/bash
-CHECK_GROUPS := scripts unit reference user diff asm api firmware fwci system linux tcg qtest
+CHECK_GROUPS := scripts unit reference user diff asm api firmware fwci system linux plugin tcg qtest
 .DEFAULT_GOAL := qemu
 .PHONY: qemu deps host demo bench check $(CHECK_GROUPS:%=check-%) clean distclean
 

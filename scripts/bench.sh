@@ -6,7 +6,8 @@
 #  3. tl.load / tl.store under qemu-system-riscv64 (bare metal) vs user mode;
 #  4. scaling: kernels from 16 KiB to 16 MiB (TL under QEMU vs native), and
 #     qemu-system-riscv64 throughput with 1 and 2 harts running TL (MTTCG);
-#  5. Linux context switches (scripts/bench-linux.sh).
+#  5. Linux context switches (scripts/bench-linux.sh);
+#  6. the cost of the tlstat plugin on the ML kernels (bench/plugin_overhead.sh).
 # Every figure is the median of 7 samples (median over the runs as well).
 # Figures are printed, never asserted; this is not part of make check.
 # Raw outputs stay in $BUILD_DIR/bench/raw.  docs/performance.md explains them.
@@ -93,3 +94,6 @@ echo "TL-QEMU benchmark: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem RAM; QEMU $(se
 python3 "$src/report.py" "$raw"
 echo
 "$TL_REPO/scripts/bench-linux.sh"
+echo
+"$src/plugin_overhead.sh" "$qemu_user" "$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so" \
+    "$out/kernels_rv" "$out/plugin" "$runs" "$out/tl_insn"

@@ -6,7 +6,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 
-all_groups=(scripts unit reference user diff asm api firmware fwci system linux tcg qtest)
+all_groups=(scripts unit reference user diff asm api firmware fwci system linux plugin tcg qtest)
 
 # The test scripts of each group (paths relative to the repository).
 group_scripts() {
@@ -19,6 +19,7 @@ group_scripts() {
         api) echo tests/api/run.sh ;;
         firmware) echo tests/firmware/run.sh ;;
         fwci) echo tests/fwci/run.sh ;;
+        plugin) echo tests/plugin/run.sh ;;
         system) echo tests/system/test_dtb.sh tests/system/test_local_mem.sh \
                      tests/system/test_gdb.sh tests/system/test_migration.sh ;;
         linux) echo tests/linux/run.sh ;;

@@ -21,6 +21,8 @@ packages=(
     bc
     # the firmware regression kit's tests: CI configurations, JUnit schema
     yamllint python3-lxml python3-yaml
+    # tlstat's JSON reports checked against plugins/tlstat/tlstat.schema.json
+    python3-jsonschema
 )
 
 missing=()
