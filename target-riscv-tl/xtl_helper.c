@@ -497,9 +497,13 @@ static inline void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, i
         uint8_t *host = NULL;
 
         if (plan->span != 0) {
+#ifdef CONFIG_USER_ONLY
+            const int mmu_idx = MMUIdx_U;       /* the only one; user-mode probes ignore it */
+#else
+            const int mmu_idx = riscv_env_mmu_index(env, false);
+#endif
             host = xtl_fast_host(env, tl_mem_plan_first(plan, imm, base, addr_mask), plan->span,
-                                 addr_mask, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
-                                 riscv_env_mmu_index(env, false), ra);
+                                 addr_mask, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD, mmu_idx, ra);
         }
         if (likely(host || plan->span == 0)) {
             if (is_store) {
