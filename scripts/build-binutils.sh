@@ -19,38 +19,13 @@ BINUTILS_VERSION=2.43.1-5
 prefix="$BUILD_DIR/binutils"
 tree="$BUILD_DIR/binutils-src"
 obj="$BUILD_DIR/binutils-obj"
-patches=("$TL_REPO"/patches/binutils-2.43/*.patch)
-[ -e "${patches[0]}" ] || die "no patches in $TL_REPO/patches/binutils-2.43; the checkout is incomplete"
 
 pristine=$("$TL_REPO/scripts/fetch-debian-source.sh" --orig-only binutils "$BINUTILS_VERSION")
 [ -f "$pristine/gas/config/tc-riscv.c" ] ||
     die "$pristine is not a binutils source tree; delete $CACHE_DIR/src/binutils and rerun"
 
-# ---- the patched source tree ----
-stamp_want=$( { echo "$pristine"; cat "${patches[@]}"; } | sha256sum | cut -d' ' -f1)
-if [ ! -f "$tree/.tl-prepared" ] || [ "$(cat "$tree/.tl-prepared")" != "$stamp_want" ]; then
-    log "preparing patched binutils tree in $tree"
-    rm -rf "$tree.new"
-    mkdir -p "$BUILD_DIR" "$tree.new"
-    # -p keeps timestamps, so an existing build only recompiles what the patches
-    # touch; the test suites and the programs never built here are left out.
-    (cd "$pristine" && tar -cf - --exclude=./gold --exclude=./gprofng --exclude=./gprof \
-        --exclude=./gas/testsuite --exclude=./ld/testsuite --exclude=./binutils/testsuite .) |
-        (cd "$tree.new" && tar -xpf -)
-    export GIT_CEILING_DIRECTORIES
-    GIT_CEILING_DIRECTORIES=$(dirname "$tree")
-    for p in "${patches[@]}"; do
-        if ! out=$(cd "$tree.new" && git apply --check "$p" 2>&1); then
-            files=$(printf '%s\n' "$out" | sed -n 's/^error: \(.*\): patch does not apply$/\1/p;s/^error: patch failed: \([^:]*\):.*/\1/p;s/^error: \(.*\): already exists in working directory$/\1/p' | sort -u | tr '\n' ' ')
-            rm -rf "$tree.new"
-            die "patch $(basename "$p") does not apply to ${files:-the binutils tree} ($(printf '%s' "$out" | head -n 1)); the binutils source is not the 2.43.1 these patches were made for"
-        fi
-        (cd "$tree.new" && git apply "$p") || die "git apply of $(basename "$p") failed"
-    done
-    echo "$stamp_want" > "$tree.new/.tl-prepared"
-    rm -rf "$tree"
-    mv "$tree.new" "$tree"
-fi
+# ---- the patched source tree (re-made only when the tarball or a patch changes) ----
+tl_patched_tree "$pristine" "$tree" "$TL_REPO/patches/binutils-2.43"
 
 # ---- configure (once) and build ----
 cc=gcc
