@@ -19,7 +19,10 @@
 #     last line (file:line: Error:), and assembles without that line;
 #  7. tests/asm/gas_prog.c (TL inline assembly) built with scripts/tl-gcc
 #     -march=rv64gc_xtl runs under qemu-riscv64 -cpu rv64,xtl=on; QEMU's
-#     -d in_asm and objdump show the same TL instructions.
+#     -d in_asm and objdump show the same TL instructions;
+#  8. tests/api/test_kernels.cpp (kernels/, tl_insn.h .insn words) built with
+#     scripts/tl-g++: objdump names every TL word, the program passes;
+#  9. tests/firmware/test_basic linked by the patched ld passes on -M virt.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tl_load_config
@@ -237,6 +240,41 @@ if [ -x "$qemu" ] && [ "$rc" -eq 0 ]; then
     read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out/test_kernels.txt" | tail -n 1 | awk '{print $1, $3}')
     [ "$rc" -eq 0 ] && [ "${p:-0}" -gt 0 ] && [ "${f:-1}" -eq 0 ]
     check $? "that binary passes its own kernel checks under qemu-riscv64 -cpu rv64,xtl=on (${p:-0} passed, ${f:-?} failed)"
+fi
+
+# ---- 9. bare metal: the firmware suite's test_basic linked by the patched ld ----
+# riscv64-unknown-elf-gcc picks its multilib from -march, which an unknown
+# extension would spoil: the compiler gets rv64imac, the assembler rv64imac_xtl.
+qsys="$BUILD_DIR/qemu/qemu-system-riscv64"
+fw="$TL_REPO/tests/firmware"
+if ! command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 ||
+   [ ! -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ]; then
+    echo "# SKIP bare-metal firmware with the patched binutils: riscv64-unknown-elf-gcc or picolibc missing (make deps)"
+else
+    riscv64-unknown-elf-gcc -B"$BUILD_DIR/binutils/riscv64-linux-gnu/bin/" --specs=picolibc.specs \
+        -march=rv64imac -mno-riscv-attribute -Wa,-march=rv64imac_xtl -misa-spec=2.2 -mabi=lp64 \
+        -mcmodel=medany -O2 -Wall -Wextra -Werror -Wno-unused-parameter -ffreestanding \
+        -nostartfiles -T "$fw/link.ld" -I"$inc" -I"$fw" "$fw/crt0.S" "$fw/rt.c" "$fw/test_basic.c" \
+        -o "$out/test_basic.elf" >"$out/test_basic_build.txt" 2>&1
+    rc=$?
+    check "$rc" "riscv64-unknown-elf-gcc -B<patched binutils> -Wa,-march=rv64imac_xtl builds tests/firmware/test_basic (exit $rc)"
+    [ "$rc" -eq 0 ] || show "$out/test_basic_build.txt"
+    # its link script discards .riscv.attributes: -M xtl names the TL words
+    n=$("$OBJDUMP" -d -M xtl "$out/test_basic.elf" | grep -cP '\ttl\.')
+    n0=$("$OBJDUMP" -d "$out/test_basic.elf" | grep -cP '\ttl\.')
+    [ "$n" -gt 0 ] && [ "$n0" -eq 0 ]
+    check $? "objdump -d -M xtl names $n TL instructions of the firmware (without -M xtl and without an attribute: $n0)"
+    if [ -x "$qsys" ] && [ "$rc" -eq 0 ]; then
+        (timeout 120 "$qsys" -M virt -m 128M -cpu rv64,xtl=on -nographic -bios none -monitor none \
+            -kernel "$out/test_basic.elf" </dev/null; exit $?) >"$out/test_basic.log" 2>&1
+        rc=$?
+        nok=$(tr -d '\r' <"$out/test_basic.log" | grep -c '^ok - ')
+        nbad=$(tr -d '\r' <"$out/test_basic.log" | grep -c '^not ok - ')
+        [ "$rc" -eq 0 ] && [ "$nok" -gt 100 ] && [ "$nbad" -eq 0 ]
+        check $? "that firmware passes under qemu-system-riscv64 -M virt -bios none ($nok ok, $nbad not ok, exit $rc through the test finisher)"
+    elif [ ! -x "$qsys" ]; then
+        check 1 "$qsys is missing (build it with 'make qemu')"
+    fi
 fi
 
 echo "$pass passed, $fail failed"
