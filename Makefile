@@ -5,7 +5,7 @@
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
 #   make binutils  GNU binutils with xtl into build/binutils (docs/toolchain.md)
 SHELL := /bin/bash
-CHECK_GROUPS := scripts unit reference user diff asm api firmware system linux tcg qtest
+CHECK_GROUPS := scripts unit reference user diff asm api firmware fwci system linux tcg qtest
 .DEFAULT_GOAL := qemu
 .PHONY: qemu binutils deps host demo bench check $(CHECK_GROUPS:%=check-%) clean distclean
 

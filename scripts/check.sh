@@ -6,7 +6,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 
-all_groups=(scripts unit reference user diff asm api firmware system linux tcg qtest)
+all_groups=(scripts unit reference user diff asm api firmware fwci system linux tcg qtest)
 
 # The test scripts of each group (paths relative to the repository).
 group_scripts() {
@@ -18,6 +18,7 @@ group_scripts() {
         asm) echo tests/asm/run.sh tests/asm/binutils.sh ;;
         api) echo tests/api/run.sh ;;
         firmware) echo tests/firmware/run.sh ;;
+        fwci) echo tests/fwci/run.sh ;;
         system) echo tests/system/test_dtb.sh tests/system/test_local_mem.sh \
                      tests/system/test_gdb.sh tests/system/test_migration.sh ;;
         linux) echo tests/linux/run.sh ;;

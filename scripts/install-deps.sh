@@ -19,6 +19,8 @@ packages=(
     opensbi gdb-multiarch cpio ipxe-qemu
     # the TL Linux kernel
     bc
+    # the firmware regression kit's tests: CI configurations, JUnit schema
+    yamllint python3-lxml python3-yaml
 )
 
 missing=()

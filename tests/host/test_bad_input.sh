@@ -65,7 +65,7 @@ fi
 # match its signed Release file is reported first, in one line of its own.
 mkdir -p "$tmp/cache"
 [ -d "$CACHE_DIR/apt-riscv64" ] && cp -r "$CACHE_DIR/apt-riscv64" "$tmp/cache/" && touch "$tmp/cache/apt-riscv64/updated.stamp"
-expect_error "a kernel package that does not exist" "the kernel package 'linux-image-0.0.0-none-riscv64' is not in Debian trixie|does not match its signed Release file" \
+expect_error "a kernel package that does not exist" "the kernel package 'linux-image-0.0.0-none-riscv64' is not in Debian [a-z]+ \(riscv64\)|match its signed Release file" \
     env CACHE_DIR="$tmp/cache" TL_KERNEL_PACKAGE=linux-image-0.0.0-none-riscv64 "$repo/scripts/fetch-linux.sh"
 
 # A Linux source version Debian does not have (the Sources lists are copied
