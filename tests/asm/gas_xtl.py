@@ -6,7 +6,8 @@ the syntax rules of docs/isa.md section 4, never from binutils:
 
     gas_xtl.py csr-src OUT.S OUT.words     # csr* instructions on every TL CSR, expected words
     gas_xtl.py words OUT.bin OUT.txt       # word set: tests/diff directed + random (fixed
-                                           # seed) + every xpose funct5 and EngineID
+                                           # seed) + every xpose funct5 and EngineID + all of
+                                           # bits [31:20] x funct3 (random register fields)
     gas_xtl.py text WORD                   # docs/isa.md text of one word (or "-")
     gas_xtl.py objdump-vs-text DUMP.txt WORDS.bin [QEMU.txt]
           # one ok/not ok line per class: objdump -d text (and QEMU xtl_disas
@@ -102,6 +103,12 @@ def word_set():
     for f3 in range(8):                                  # every funct3 x funct5, engine 1
         for f5 in range(32):
             words.append((1 << 30) | (f5 << 25) | (f3 << 12) | (5 << 15) | (6 << 7) | 0x5B)
+    import random
+    rnd = random.Random(4096)                            # all of [31:20] x funct3
+    for hi in range(1 << 12):
+        for f3 in range(8):
+            words.append((hi << 20) | (rnd.randrange(32) << 15) | (f3 << 12)
+                         | (rnd.randrange(32) << 7) | 0x5B)
     seen, out = set(), []
     for w in words:
         w &= 0xFFFFFFFF
