@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The TensorLoad (xtl) opcode table of docs/isa.md section 4, and the GNU
 binutils opcode header generated from it.
 
