@@ -40,9 +40,9 @@ for k in "${kernels[@]}"; do
             if (dso ~ /^perf-[0-9]+\.map$|^\[JIT\]/) c = "guest"
             else if (s ~ /helper_lookup_tb_ptr|cpu_exec|tb_lookup|cpu_loop|tb_htable|qht_lookup|cpu_tb_exec|get_tb_cpu_state/) c = "dispatch"
             else if (s ~ /tcg_|liveness_|tb_gen_code|translator_|gen_intermediate_code|decode_insn/) c = "translate"
-            else if (s ~ /memcpy|memmove|memset|LoadSlices|StoreSlices/) c = "copy"
+            else if (s ~ /memcpy|memmove|memset|LoadSlices|StoreSlices|CopySlice|CopyRows|copy_bytes|bulk_copy/) c = "copy"
             else if (s ~ /page_get_flags|interval_tree|probe_access|page_check_range|tlb_|get_page_addr/) c = "lookup"
-            else if (s ~ /xtl|^tl_|^_ZN2tl|Plan|^helper_/) c = "tl"
+            else if (s ~ /xtl|^tl_|^_ZN2tl|Plan|^helper_|anonymous namespace/) c = "tl"
             else c = "other"
             sum[c] += p; total += p
             if (n_top < 3) { top = top (n_top ? ", " : "") sprintf("%s %.0f%%", (c == "guest" ? "guest code" : s), p); n_top++ }

@@ -15,7 +15,7 @@ group_scripts() {
         reference) echo tests/reference/test_tlref.py ;;
         user) echo tests/user/run.sh ;;
         diff) echo tests/diff/run.sh ;;
-        asm) echo tests/asm/run.sh ;;
+        asm) echo tests/asm/run.sh tests/asm/binutils.sh ;;
         api) echo tests/api/run.sh ;;
         firmware) echo tests/firmware/run.sh ;;
         fwci) echo tests/fwci/run.sh ;;
@@ -76,6 +76,8 @@ run_group() {
     case "$group" in
         scripts|reference) ;;
         unit) "$TL_REPO/scripts/build-host.sh" || fail=$((fail + 1)) ;;
+        asm) "$TL_REPO/scripts/build-qemu.sh" || fail=$((fail + 1))
+             "$TL_REPO/scripts/build-binutils.sh" || fail=$((fail + 1)) ;;
         *) "$TL_REPO/scripts/build-qemu.sh" || fail=$((fail + 1)) ;;
     esac
     if [ "$group" = unit ]; then

@@ -88,6 +88,10 @@ printf 'enum sbi_hart_extensions {\n\tSBI_HART_EXT_MAX,\n};\n' > "$tmp/opensbi/i
 printf '/* no mstatus_init here */\n' > "$tmp/opensbi/lib/sbi/sbi_hart.c"
 expect_error "an OpenSBI patch that does not apply" "patch 0001-.*does not apply to" \
     patched_tree "$tmp/opensbi" "$repo/patches/opensbi-1.6"
+mkdir -p "$tmp/binutils/bfd"
+printf '/* not the binutils 2.43.1 elfxx-riscv.c */\n' > "$tmp/binutils/bfd/elfxx-riscv.c"
+expect_error "a binutils patch that does not apply" "patch 0001-.*does not apply to bfd/elfxx-riscv.c" \
+    patched_tree "$tmp/binutils" "$repo/patches/binutils-2.43"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
