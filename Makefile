@@ -3,10 +3,11 @@
 #   make demo    boot Linux with xtl and run a verified TL workload in user space
 #   make bench   performance figures (not part of make check)
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
+#   make binutils  GNU binutils with xtl into build/binutils (docs/toolchain.md)
 SHELL := /bin/bash
-CHECK_GROUPS := scripts unit reference user diff asm api firmware system linux parity tcg qtest
+CHECK_GROUPS := scripts unit reference user diff asm api firmware fwci system linux plugin parity tcg qtest
 .DEFAULT_GOAL := qemu
-.PHONY: qemu deps host demo bench check $(CHECK_GROUPS:%=check-%) clean distclean
+.PHONY: qemu binutils deps host demo bench check $(CHECK_GROUPS:%=check-%) clean distclean
 
 config.mk:
 	./configure
@@ -16,6 +17,9 @@ deps:
 
 qemu: config.mk deps
 	scripts/build-qemu.sh
+
+binutils: config.mk deps
+	scripts/build-binutils.sh
 
 host: config.mk deps
 	scripts/build-host.sh

@@ -334,7 +334,10 @@ int main(int argc, char **argv)
     unsigned seed = 0;
     for (const Case &c : kCases) {
         ++seed;
-        if (only && std::strcmp(only, c.name) != 0) continue;
+        /* NAME is a kernel's full name or the part before its sizes ("concat_channels_nchw"). */
+        const size_t only_len = only ? std::strlen(only) : 0;
+        if (only && (std::strncmp(only, c.name, only_len) != 0 ||
+                     (c.name[only_len] != '\0' && c.name[only_len] != '_'))) continue;
         Bufs b;
         b.a = pattern(c.in_a, seed);
         b.b = pattern(c.in_b ? c.in_b : 1, seed + 100);

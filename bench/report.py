@@ -220,7 +220,7 @@ def print_parity(d):
     if not pairs:
         return
     npairs = max(len(v) for v in pairs.values())
-    print("== 6. Programs without TL: unpatched qemu-riscv64 vs TL-QEMU (default CPU, xtl on) ==")
+    print("== 7. Programs without TL: unpatched qemu-riscv64 vs TL-QEMU (default CPU, xtl on) ==")
     print(f"   same build options and source; {npairs} paired runs in alternating order; "
           "ratio = median of the per-pair TL/stock ratios")
     print(f"{'program':<44} {'stock':>12} {'TL-QEMU':>12}  {'TL/stock':>8}  {'pairs min-max':>13}  {'target':>7}  result")

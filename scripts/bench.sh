@@ -7,12 +7,13 @@
 #  4. scaling: kernels from 16 KiB to 16 MiB (TL under QEMU vs native), and
 #     qemu-system-riscv64 throughput with 1 and 2 harts running TL (MTTCG);
 #  5. Linux context switches (scripts/bench-linux.sh);
-#  6. parity: programs that never use TL (scalar loops, the plain C++
+#  6. the cost of the tlstat plugin on the ML kernels (bench/plugin_overhead.sh).
+#  7. parity: programs that never use TL (scalar loops, the plain C++
 #     kernels, BusyBox and glibc start-up) under an unpatched qemu-riscv64
 #     (scripts/build-stock-qemu.sh) and under TL-QEMU's default CPU, in
 #     BENCH_PARITY_PAIRS (default 5) paired runs of alternating order; the
 #     ratio is the median of the per-pair ratios.
-# BENCH_ONLY=parity runs and prints section 6 only.
+# BENCH_ONLY=parity runs and prints section 7 only.
 # Every figure is the median of 7 samples (median over the runs as well).
 # Figures are printed, never asserted; this is not part of make check.
 # Raw outputs stay in $BUILD_DIR/bench/raw.  docs/performance.md explains them.
@@ -142,3 +143,6 @@ python3 "$src/report.py" "$raw" ${only:+"$only"}
 [ -n "$only" ] && exit 0
 echo
 "$TL_REPO/scripts/bench-linux.sh"
+echo
+"$src/plugin_overhead.sh" "$qemu_user" "$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so" \
+    "$out/kernels_rv" "$out/plugin" "$runs" "$out/tl_insn"

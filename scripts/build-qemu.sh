@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures (once) and builds qemu-system-riscv64 and qemu-riscv64 with the
-# TL extension into $BUILD_DIR/qemu.  Extra ninja targets may be given.
+# TL extension, and the tlstat plugin, into $BUILD_DIR/qemu.  Extra ninja
+# targets may be given.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
@@ -42,10 +43,10 @@ if [ ! -f "$obj/build.ninja" ] || [ "$(cat "$obj/.tl-configured" 2>/dev/null)" !
     fi
     echo "$want_stamp" > "$obj/.tl-configured"
 fi
-targets=(qemu-system-riscv64 qemu-riscv64 "$@")
+targets=(qemu-system-riscv64 qemu-riscv64 contrib/plugins/tlstat/libtlstat.so "$@")
 log "building ${targets[*]}"
 ninja -C "$obj" "${targets[@]}" >"$obj/ninja.log" 2>&1 || {
     grep -E 'error|Error' "$obj/ninja.log" | head -n 20 >&2
     die "the QEMU build failed (full log: $obj/ninja.log)"
 }
-log "built $obj/qemu-system-riscv64 and $obj/qemu-riscv64"
+log "built $obj/qemu-system-riscv64, $obj/qemu-riscv64 and $obj/contrib/plugins/tlstat/libtlstat.so"

@@ -8,7 +8,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 
-all_groups=(scripts unit reference user diff asm api firmware system linux parity tcg qtest)
+all_groups=(scripts unit reference user diff asm api firmware fwci system linux plugin parity tcg qtest)
 
 # The test scripts of each group (paths relative to the repository).
 group_scripts() {
@@ -17,9 +17,11 @@ group_scripts() {
         reference) echo tests/reference/test_tlref.py ;;
         user) echo tests/user/run.sh ;;
         diff) echo tests/diff/run.sh ;;
-        asm) echo tests/asm/run.sh ;;
+        asm) echo tests/asm/run.sh tests/asm/binutils.sh ;;
         api) echo tests/api/run.sh ;;
         firmware) echo tests/firmware/run.sh ;;
+        fwci) echo tests/fwci/run.sh ;;
+        plugin) echo tests/plugin/run.sh ;;
         system) echo tests/system/test_dtb.sh tests/system/test_local_mem.sh \
                      tests/system/test_gdb.sh tests/system/test_migration.sh ;;
         linux) echo tests/linux/run.sh ;;
@@ -90,6 +92,8 @@ run_group() {
     case "$group" in
         scripts|reference) ;;
         unit) "$TL_REPO/scripts/build-host.sh" || fail=$((fail + 1)) ;;
+        asm) "$TL_REPO/scripts/build-qemu.sh" || fail=$((fail + 1))
+             "$TL_REPO/scripts/build-binutils.sh" || fail=$((fail + 1)) ;;
         *) "$TL_REPO/scripts/build-qemu.sh" || fail=$((fail + 1)) ;;
     esac
     if [ "$group" = unit ]; then

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Obtains Debian 13 (trixie)'s stock riscv64 Linux kernel from its riscv64
+# Obtains Debian 13 (trixie)'s stock riscv64 Linux kernel (Debian testing's when
+# the mirror's trixie index does not verify, see rv_apt_update) from its riscv64
 # binary package (the kernel without TL support, for scripts/demo.sh
 # --stock-kernel) and prints the path of its image (vmlinux-*, an Image with
 # a PE header).  The package is fetched with a private apt configuration for the riscv64
@@ -36,11 +37,11 @@ if [ -z "$kernel" ] || [ ! -f "$root/kernel.stamp" ]; then
         pkg=$(apt-cache $(rv_apt_opts) depends linux-image-riscv64 2>/dev/null |
               sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[0-9][^ ]*-riscv64\)$/\1/p' | head -n 1 || true)
         [ -n "$pkg" ] ||
-            die "Debian trixie (riscv64) has no linux-image-riscv64 depending on a linux-image-6.x package; set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 or TL_LINUX_KERNEL=FILE"
+            die "Debian $(rv_suite) (riscv64) has no linux-image-riscv64 depending on a linux-image-6.x package; set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 or TL_LINUX_KERNEL=FILE"
     fi
     # shellcheck disable=SC2046
     apt-cache $(rv_apt_opts) show "$pkg" >/dev/null 2>&1 ||
-        die "the kernel package '$pkg' is not in Debian trixie (riscv64); set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 to a kernel package of Debian trixie riscv64, or TL_LINUX_KERNEL=FILE"
+        die "the kernel package '$pkg' is not in Debian $(rv_suite) (riscv64); set TL_KERNEL_PACKAGE=linux-image-VERSION-riscv64 to a kernel package of that suite, or TL_LINUX_KERNEL=FILE"
     deb=$(rv_download "$pkg" "$debs")
     log "unpacking the kernel image from $(basename "$deb")"
     extract "$deb" "$root/kernel" './boot/*'

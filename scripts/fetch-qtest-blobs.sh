@@ -2,8 +2,9 @@
 # QEMU's riscv64 qtests boot edk2 (bios-tables-test) and probe NIC option
 # ROMs (qos-test); Debian's QEMU source ships neither.  This puts Debian's
 # builds of them where a build-tree QEMU looks: OpenSBI (the virt machine's
-# default firmware) from bookworm's opensbi, edk2 from trixie's
-# qemu-efi-riscv64 (Architecture: all, via the private riscv64 apt tree) as
+# default firmware) from bookworm's opensbi, edk2 from trixie's (or Debian
+# testing's, see rv_apt_update) qemu-efi-riscv64 (Architecture: all, via the
+# private riscv64 apt tree) as
 # build/qemu/pc-bios/edk2-riscv-{code,vars}.fd, and the iPXE ROMs of
 # bookworm's ipxe-qemu into the build's firmware directory.
 set -euo pipefail

@@ -23,6 +23,7 @@ All scratch symbols start with .L, so nothing reaches the object's symbol table.
 """
 
 import argparse
+import importlib.util
 import os
 import string
 import sys
@@ -43,11 +44,16 @@ ABI = ["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1",
 GPRS = [("x%d" % i, i) for i in range(32)] + [(n, i) for i, n in enumerate(ABI)] + [("fp", 8)]
 TLREGS = [("tl%d" % i, i) for i in range(32)]
 
-# default EngineID per instruction (docs/isa.md 4.2)
-ENG_LOAD, ENG_COMP, ENG_STORE, ENG_RESHAPE = 0, 1, 2, 3
-# tl.xpose.AB funct5 (docs/isa.md 4.4, the values in bold)
-XPOSE_FUNCT5 = {"01": 0x01, "02": 0x02, "03": 0x03, "12": 0x09, "13": 0x0D, "23": 0x0B}
-PADS = ["zero", "min", "max"]
+# The opcode table shared with the binutils patch: default EngineIDs (docs/isa.md
+# 4.2), the tl.xpose.AB funct5 values (4.4) and the fillpad pad names.
+_spec = importlib.util.spec_from_file_location(
+    "xtl_encodings", os.path.join(os.path.dirname(os.path.abspath(__file__)), "xtl-encodings.py"))
+xtl_encodings = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(xtl_encodings)
+ENG_LOAD, ENG_COMP, ENG_STORE, ENG_RESHAPE = (xtl_encodings.ENG_LOAD, xtl_encodings.ENG_COMP,
+                                              xtl_encodings.ENG_STORE, xtl_encodings.ENG_RESHAPE)
+XPOSE_FUNCT5 = xtl_encodings.XPOSE_FUNCT5
+PADS = xtl_encodings.PADS
 
 
 def name_hash(name):

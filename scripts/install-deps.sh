@@ -19,6 +19,10 @@ packages=(
     opensbi gdb-multiarch cpio ipxe-qemu
     # the TL Linux kernel
     bc
+    # the firmware regression kit's tests: CI configurations, JUnit schema
+    yamllint python3-lxml python3-yaml
+    # tlstat's JSON reports checked against plugins/tlstat/tlstat.schema.json
+    python3-jsonschema
     # the parity group: Debian's riscv64 glibc run as programs and as the
     # sysroot of its C programs; dash and GNU tools give the expected output
     libc6-riscv64-cross dash

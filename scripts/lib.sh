@@ -83,10 +83,11 @@ SRC
 # apt-get update with the options printed by function $1, log in $2/update.log.
 # apt-get update exits 0 even when an index could not be fetched, so the log
 # is checked.  An index that does not match the mirror's signed Release file
-# (a mirror caught in the middle of a sync) is retried a few times, then
-# reported as such: apt rightly refuses to use it.
-apt_update_checked() {
-    local optsfn=$1 d=$2 mirror=$3 what=$4 attempt
+# (a mirror caught in the middle of a sync) is retried a few times: apt rightly
+# refuses to use it.  Returns 0 when every index verified, 2 when the mirror's
+# index kept failing verification, 1 on any other failure.
+apt_update_try() {
+    local optsfn=$1 d=$2 attempt
     for attempt in 1 2 3; do
         # shellcheck disable=SC2046
         if apt-get $("$optsfn") -q update >"$d/update.log" 2>&1 &&
@@ -94,17 +95,25 @@ apt_update_checked() {
             touch "$d/updated.stamp"
             return 0
         fi
-        grep -qE 'unexpected size|Hash Sum mismatch|Mirror sync in progress' "$d/update.log" || break
+        grep -qE 'unexpected size|Hash Sum mismatch|Mirror sync in progress' "$d/update.log" || return 1
         [ "$attempt" -lt 3 ] && { log "the mirror's index does not match its Release file yet; retrying in $((attempt * 20)) s"; sleep $((attempt * 20)); }
     done
-    if grep -qE 'unexpected size|Hash Sum mismatch|Mirror sync in progress' "$d/update.log"; then
-        die "$mirror serves a $what package index that does not match its signed Release file (mirror sync in progress; see $d/update.log); retry later or set DEBIAN_MIRROR to another Debian mirror"
-    fi
-    die "apt-get update for $what failed (see $d/update.log); check network access to $mirror (or set DEBIAN_MIRROR)"
+    return 2
+}
+
+# apt_update_try, ending the script with one clear error line on failure.
+apt_update_checked() {
+    local optsfn=$1 d=$2 mirror=$3 what=$4 r=0
+    apt_update_try "$optsfn" "$d" || r=$?
+    case $r in
+        0) return 0 ;;
+        2) die "$mirror serves a $what package index that does not match its signed Release file (mirror sync in progress; see $d/update.log); retry later or set DEBIAN_MIRROR to another Debian mirror" ;;
+        *) die "apt-get update for $what failed (see $d/update.log); check network access to $mirror (or set DEBIAN_MIRROR)" ;;
+    esac
 }
 
 # ---- a second private apt tree, for Debian trixie's riscv64 (and "all")
-# binary packages: the Linux kernel, busybox, firmware for QEMU's tests ----
+# binary packages: the stock Linux kernel, firmware for QEMU's tests ----
 
 rv_apt_dir() { printf '%s/apt-riscv64' "$CACHE_DIR"; }
 
@@ -126,34 +135,49 @@ rv_apt_opts() {
         -o "APT::Sandbox::User=root"
 }
 
+# The Debian suites the riscv64 binary packages come from, in order of
+# preference: Debian 13, then Debian testing when the mirror's trixie index
+# does not verify against its signed Release file (apt never uses an index
+# that does not).  RV_SUITES overrides the list.
+rv_suites() { printf '%s\n' ${RV_SUITES:-trixie forky}; }
+
+# The suite the riscv64 apt tree currently uses (after rv_apt_update).
+rv_suite() { cat "$(rv_apt_dir)/suite" 2>/dev/null || echo trixie; }
+
 # Sets up the private riscv64 apt tree; refreshes its lists at most once a day.
 rv_apt_update() {
-    local d mirror keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+    local d mirror suite r keyring=/usr/share/keyrings/debian-archive-keyring.gpg
     d=$(rv_apt_dir)
     mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
     need_tool apt-get apt
     [ -f "$keyring" ] || die "Debian archive keyring missing; run: apt-get install debian-archive-keyring"
     mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources.list.d" "$d/preferences.d"
     touch "$d/status"
-    printf 'deb [arch=riscv64 signed-by=%s] %s trixie main\n' "$keyring" "$mirror" > "$d/sources.list.new"
-    if ! cmp -s "$d/sources.list.new" "$d/sources.list" 2>/dev/null; then
-        mv "$d/sources.list.new" "$d/sources.list"
-        rm -f "$d/updated.stamp"
-    else
-        rm -f "$d/sources.list.new"
-    fi
-    if [ -n "$(find "$d/updated.stamp" -mmin -1440 2>/dev/null)" ]; then
+    if [ -f "$d/sources.list" ] && [ -n "$(find "$d/updated.stamp" -mmin -1440 2>/dev/null)" ] &&
+       grep -qx "deb \[arch=riscv64 signed-by=$keyring\] $mirror $(rv_suite) main" "$d/sources.list"; then
         return 0
     fi
-    log "refreshing the private riscv64 apt lists in $d (Debian trixie, riscv64)"
-    apt_update_checked rv_apt_opts "$d" "$mirror" "Debian trixie riscv64"
+    for suite in $(rv_suites); do
+        printf 'deb [arch=riscv64 signed-by=%s] %s %s main\n' "$keyring" "$mirror" "$suite" > "$d/sources.list"
+        rm -f "$d/updated.stamp"
+        log "refreshing the private riscv64 apt lists in $d (Debian $suite, riscv64)"
+        r=0
+        apt_update_try rv_apt_opts "$d" || r=$?
+        if [ "$r" -eq 0 ]; then
+            echo "$suite" > "$d/suite"
+            return 0
+        fi
+        [ "$r" -eq 2 ] || die "apt-get update for Debian $suite riscv64 failed (see $d/update.log); check network access to $mirror (or set DEBIAN_MIRROR)"
+        log "$mirror serves a Debian $suite riscv64 index that does not match its signed Release file (mirror sync in progress); trying the next suite"
+    done
+    die "no Debian suite of '$(rv_suites | tr '\n' ' ')' has a riscv64 index on $mirror that matches its signed Release file (mirror sync in progress; see $d/update.log); retry later or set DEBIAN_MIRROR to another Debian mirror"
 }
 
 # Downloads package $1 into $2 (a directory); prints the .deb path.
 rv_download() {
     local pkg=$1 dir=$2 deb
     mkdir -p "$dir"
-    log "downloading $pkg (riscv64, trixie)"
+    log "downloading $pkg (riscv64, Debian $(rv_suite))"
     # shellcheck disable=SC2046
     (cd "$dir" && apt-get $(rv_apt_opts) -q download "$pkg" >"$dir/download-$pkg.log" 2>&1) ||
         die "could not download the riscv64 package '$pkg' (see $dir/download-$pkg.log); check network access to the Debian mirror, then rerun"

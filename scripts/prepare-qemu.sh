@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes $BUILD_DIR/patched-qemu: a copy of the pristine QEMU tree with TL-QEMU's
-# hook patches applied and target-riscv-tl/ linked in as target/riscv/xtl.
+# hook patches applied, target-riscv-tl/ linked in as target/riscv/xtl and
+# plugins/tlstat as contrib/plugins/tlstat.
 # Re-done only when the pristine tree or a patch changes; editing
 # target-riscv-tl/ needs no re-patch because it is a symlink.
 set -euo pipefail
@@ -46,6 +47,7 @@ for p in "${patches[@]}"; do
 done
 ln -s "$TL_REPO/target-riscv-tl" "$tree.new/target/riscv/xtl"
 ln -s "$TL_REPO/hw" "$tree.new/hw/riscv/tl"
+ln -s "$TL_REPO/plugins/tlstat" "$tree.new/contrib/plugins/tlstat"
 echo "$stamp_want" > "$tree.new/.tl-prepared"
 rm -rf "$tree"
 mv "$tree.new" "$tree"

@@ -363,6 +363,31 @@ static G_NORETURN void xtl_raise_fault(XtlMemAccess *m, uint64_t fault_addr,
  * to pages with translated code in system mode, faults) takes the general
  * path, which checks and reports byte by byte.
  */
+#ifdef CONFIG_USER_ONLY
+/*
+ * The last page range each thread's loads (and stores) found mapped with
+ * the access they need, with the page flags generation read before the
+ * check: while no mapping or protection has changed since, a span inside
+ * the range needs no lookup.  Ranges are whole pages, so an entry with
+ * last <= first is empty (the zero state).
+ */
+typedef struct XtlCheckedRange {
+    uint64_t generation;
+    uint64_t first, last;
+} XtlCheckedRange;
+static __thread XtlCheckedRange xtl_checked_range[2];   /* loads, stores */
+
+/* Plugins that watch memory see each access through the slow path. */
+static inline bool xtl_plugin_watches_memory(CPURISCVState *env)
+{
+#ifdef CONFIG_PLUGIN
+    return env_cpu(env)->neg.plugin_mem_cbs != NULL;
+#else
+    return false;
+#endif
+}
+#endif
+
 static uint8_t *xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
                               uint64_t addr_mask, MMUAccessType type, int mmu_idx,
                               uintptr_t ra)
@@ -382,10 +407,18 @@ static uint8_t *xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
      * in one walk of the page flags, which also write-enables pages that
      * hold translated code (QEMU invalidates that code).
      */
+    XtlCheckedRange *checked = &xtl_checked_range[type == MMU_DATA_STORE];
+    uint64_t generation = qatomic_read(&page_flags_generation);
     void *h;
 
-    if (adjust_addr(env, addr) != addr ||
-        probe_access_flags(env, addr, 1, type, mmu_idx, true, &h, ra)) {
+    if (adjust_addr(env, addr) != addr) {
+        return NULL;
+    }
+    if (checked->generation == generation && checked->last > checked->first &&
+        addr >= checked->first && last <= checked->last && !xtl_plugin_watches_memory(env)) {
+        return g2h(env_cpu(env), addr);
+    }
+    if (probe_access_flags(env, addr, 1, type, mmu_idx, true, &h, ra)) {
         return NULL;
     }
     if ((last & TARGET_PAGE_MASK) != first_page &&
@@ -393,6 +426,9 @@ static uint8_t *xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
                           type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ)) {
         return NULL;
     }
+    checked->generation = generation;
+    checked->first = first_page;
+    checked->last = last | ~TARGET_PAGE_MASK;
     host = h;
 #else
     /* Host pages need not be contiguous: only spans within one page. */
@@ -461,9 +497,13 @@ static inline void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, i
         uint8_t *host = NULL;
 
         if (plan->span != 0) {
+#ifdef CONFIG_USER_ONLY
+            const int mmu_idx = MMUIdx_U;       /* the only one; user-mode probes ignore it */
+#else
+            const int mmu_idx = riscv_env_mmu_index(env, false);
+#endif
             host = xtl_fast_host(env, tl_mem_plan_first(plan, imm, base, addr_mask), plan->span,
-                                 addr_mask, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
-                                 riscv_env_mmu_index(env, false), ra);
+                                 addr_mask, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD, mmu_idx, ra);
         }
         if (likely(host || plan->span == 0)) {
             if (is_store) {

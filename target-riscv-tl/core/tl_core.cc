@@ -1445,10 +1445,24 @@ namespace {
  * The slices of an ordered plan one by one (the contiguous case is a single
  * copy).  Slices are short (a row of a tile): a library call each costs more
  * than the copy, so on hosts with AVX2 slices of 32 to 512 bytes are copied
- * inline with 32-byte moves.  COPY(dst, src, n) is the slice copy.
+ * inline with 32-byte moves.  COPY(dst, src, n) is the slice copy.  The
+ * common strided case, slices 0 .. n-1 all selected and W = S (rows of a
+ * tile read from a wider matrix), walks both sides with pointer increments.
  */
+#define TL_DENSE_ROWS(p) (((p)->selected & ((p)->selected + 1u)) == 0 && (p)->width == (p)->slice_bytes)
+
 #define TL_LOAD_SLICES(COPY)                                                            \
     do {                                                                                \
+        if (TL_DENSE_ROWS(p)) {                                                         \
+            const uint32_t rows = uint32_t(__builtin_popcount(p->selected));            \
+            const uint8_t *from = host;                                                 \
+            uint8_t *to = dst;                                                          \
+            for (uint32_t r = 0; r < rows; r++, from += p->pitch, to += p->width) {     \
+                COPY(to, from, p->width);                                               \
+            }                                                                           \
+            BulkZero(to, TL_REG_BYTES - rows * p->width);                               \
+            break;                                                                      \
+        }                                                                               \
         uint32_t zero_from = 0;                                                         \
         for (uint32_t sel = p->selected; sel != 0; sel &= sel - 1) {                    \
             const uint32_t i = uint32_t(__builtin_ctz(sel));                            \
@@ -1462,6 +1476,15 @@ namespace {
 
 #define TL_STORE_SLICES(COPY)                                                           \
     do {                                                                                \
+        if (TL_DENSE_ROWS(p)) {                                                         \
+            const uint32_t rows = uint32_t(__builtin_popcount(p->selected));            \
+            uint8_t *to = host;                                                         \
+            const uint8_t *from = src;                                                  \
+            for (uint32_t r = 0; r < rows; r++, to += p->pitch, from += p->width) {     \
+                COPY(to, from, p->width);                                               \
+            }                                                                           \
+            break;                                                                      \
+        }                                                                               \
         for (uint32_t sel = p->selected; sel != 0; sel &= sel - 1) {                    \
             const uint32_t i = uint32_t(__builtin_ctz(sel));                            \
             COPY(host + uint64_t(i) * uint64_t(p->pitch), src + i * p->slice_bytes,     \
@@ -1515,15 +1538,60 @@ __attribute__((noinline, target("avx512f"))) void LoadSlicesAvx512(uint8_t *dst,
     TL_LOAD_SLICES(CopySliceAvx512);
 }
 
+/*
+ * Dense rows of a fixed width W (a multiple of 32): the loop over rows with
+ * W / 32 moves unrolled, no per-row size tests.
+ */
+template <uint32_t W>
+__attribute__((target("avx2"), always_inline)) inline void CopyRowsAvx2(uint8_t *to, int64_t to_step,
+                                                                      const uint8_t *from,
+                                                                      int64_t from_step,
+                                                                      uint32_t rows)
+{
+    for (uint32_t r = 0; r < rows; r++, to += to_step, from += from_step) {
+        for (uint32_t o = 0; o < W; o += 32) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i *>(to + o),
+                                _mm256_loadu_si256(reinterpret_cast<const __m256i *>(from + o)));
+        }
+    }
+}
+
+/* Dense rows of the widths tiles use most; false for other widths. */
+__attribute__((target("avx2"))) inline bool CopyDenseRowsAvx2(uint8_t *to, int64_t to_step,
+                                                               const uint8_t *from,
+                                                               int64_t from_step, uint32_t width,
+                                                               uint32_t rows)
+{
+    switch (width) {
+    case 32: CopyRowsAvx2<32>(to, to_step, from, from_step, rows); return true;
+    case 64: CopyRowsAvx2<64>(to, to_step, from, from_step, rows); return true;
+    case 128: CopyRowsAvx2<128>(to, to_step, from, from_step, rows); return true;
+    case 256: CopyRowsAvx2<256>(to, to_step, from, from_step, rows); return true;
+    default: return false;
+    }
+}
+
 __attribute__((noinline, target("avx2"))) void LoadSlicesAvx2(uint8_t *dst, const tl_mem_plan *p,
                                                              const uint8_t *host)
 {
+    if (TL_DENSE_ROWS(p)) {
+        const uint32_t rows = uint32_t(__builtin_popcount(p->selected));
+        if (CopyDenseRowsAvx2(dst, p->width, host, p->pitch, p->width, rows)) {
+            BulkZero(dst + rows * p->width, TL_REG_BYTES - rows * p->width);
+            return;
+        }
+    }
     TL_LOAD_SLICES(CopySliceAvx2);
 }
 
 __attribute__((noinline, target("avx2"))) void StoreSlicesAvx2(uint8_t *host, const tl_mem_plan *p,
                                                               const uint8_t *src)
 {
+    if (TL_DENSE_ROWS(p) &&
+        CopyDenseRowsAvx2(host, p->pitch, src, p->width, p->width,
+                          uint32_t(__builtin_popcount(p->selected)))) {
+        return;
+    }
     TL_STORE_SLICES(CopySliceAvx2);
 }
 #endif
@@ -1532,7 +1600,7 @@ __attribute__((noinline)) void LoadSlicesFromHost(uint8_t *dst, const tl_mem_pla
                                                   const uint8_t *host)
 {
 #if defined(TL_AVX2_SLICES)
-    if (kHostHasAvx512 && p->width >= 64) {
+    if (kHostHasAvx512 && p->width >= 64 && !TL_DENSE_ROWS(p)) {
         LoadSlicesAvx512(dst, p, host);
         return;
     }

@@ -52,9 +52,12 @@ run_fw() {
         return
     fi
     echo "# $p: $desc"
-    echo "# $(basename "$qemu") $* -kernel $p.elf"
+    echo "# $(basename "$qemu") $* ${FW_QEMU_EXTRA:-}${FW_QEMU_EXTRA:+ }-kernel $p.elf"
     # (in a subshell, so that a crash report of the shell lands in the log too)
-    (timeout "${FW_TIMEOUT:-60}" "$qemu" "$@" -nographic -bios none -monitor none \
+    # FW_QEMU_EXTRA: more QEMU arguments for every program (tests/plugin runs
+    # the suite under the tlstat plugin with it).
+    # shellcheck disable=SC2086
+    (timeout "${FW_TIMEOUT:-60}" "$qemu" "$@" ${FW_QEMU_EXTRA:-} -nographic -bios none -monitor none \
         -kernel "$out/$p.elf" </dev/null; exit $?) >"$log" 2>&1
     rc=$?
     while IFS= read -r line; do

@@ -107,5 +107,27 @@ for cpu in rv64,xtl=off rv64; do
     check $? "csr_roundtrip under -cpu $cpu dies of SIGILL at the first TL CSR access, printing nothing (exit $rc, want 132)"
 done
 
+# The tile API's riscv64 backend asks riscv_hwprobe once at start-up: without
+# xtl the program stops with one message naming the fix instead of SIGILL.
+# docs/examples/quickstart.cpp computes y = (x + 10) * 2 on a 5 x 20 window
+# of x[r][c] = 32r + c; row 2 by hand: x[2][4] = 68 -> 156, 69 -> 158,
+# x[2][23] = 87 -> 194, outside the window 0.
+if riscv64-linux-gnu-g++ -std=c++17 -O2 -static -I"$TL_REPO/include" \
+        "$TL_REPO/docs/examples/quickstart.cpp" -o "$out/quickstart" 2>"$out/quickstart.log"; then
+    for cpu in max rv64,xtl=on; do
+        got=$(timeout 60 "$qemu" -cpu "$cpu" "$out/quickstart" 2>&1); rc=$?
+        [ "$rc" -eq 0 ] && [ "$got" = $'row 2 of y: 0 156 158 ... 194 0\nok' ]
+        check $? "tile API quickstart under -cpu $cpu prints row 2 = 0 156 158 ... 194 0 and ok (exit $rc)"
+    done
+    for cpu in rv64 rv64,xtl=off; do
+        got=$(timeout 60 "$qemu" -cpu "$cpu" "$out/quickstart" 2>&1 >/dev/null); rc=$?
+        [ "$rc" -eq 1 ] && [ "$got" = "this CPU has no xtl: run with -cpu rv64,xtl=on" ]
+        check $? "tile API quickstart under -cpu $cpu stops with exit 1 and 'this CPU has no xtl: run with -cpu rv64,xtl=on' (exit $rc, stderr '$got')"
+    done
+else
+    cat "$out/quickstart.log"
+    check 1 "docs/examples/quickstart.cpp compiles for riscv64"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

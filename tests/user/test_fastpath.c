@@ -4,11 +4,14 @@
  * written, SIGSEGV at the first faulting byte in scan order), unselected
  * slices over unmapped pages, stores over translated code, and the cached
  * plan following every CSR change (a write, a rewrite of the same value, a
- * tinit write, a signal handler's changes undone by sigreturn).
+ * tinit write, a signal handler's changes undone by sigreturn), and the
+ * range a thread last found mapped forgotten at every mapping change (munmap,
+ * mmap over it, mprotect, code translated on it, another thread's munmap).
  *
  * Expected bytes come from the rule of docs/isa.md 5.2 written out below
  * (slice i at base + imm*W + i*P, W bytes, zero elsewhere in the register).
  */
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "tl_test.h"
@@ -50,6 +53,12 @@ static void store_reg1(void)
 {
     tl_state_whole_register_view();
     tl_store(1, 0, got);
+}
+
+static void *unmap_page(void *page)
+{
+    munmap(page, PG);
+    return NULL;
 }
 
 int main(void)
@@ -181,5 +190,82 @@ int main(void)
     tl_check(before == 1 && after == 2,
              "a tl.store over translated code: the new code runs after the store (%d then %d)",
              before, after);
+
+    /* 7. the checked range is forgotten when the mapping changes */
+    uint8_t *m = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    memset(m, 0x11, 4 * PG);
+    set_csrs(TL_SHAPE(8, 1, 128), 128, 1024);  /* 8 KiB span: pages 0 and 1 */
+    tl_load(1, 0, m);
+    tl_load(1, 0, m);                           /* the same span again */
+    store_reg1();
+    memcpy(want, got, 1024);
+    munmap(m + PG, PG);
+    set_csrs(TL_SHAPE(8, 1, 128), 128, 1024);
+    sig = TL_TRAPS(tl_load(1, 0, m));
+    store_reg1();
+    /* slice 4 starts at 4 * 1024 = page 1 */
+    tl_check(sig == SIGSEGV && tl_trap_addr == m + PG && memcmp(got, want, 1024) == 0,
+             "a load of a span just loaded, after munmap of its second page: SIGSEGV at that page "
+             "(%p, want %p), tl1 unchanged", tl_trap_addr, (void *)(m + PG));
+    uint8_t *again = mmap(m + PG, PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    memset(again, 0x22, PG);
+    set_csrs(TL_SHAPE(8, 1, 128), 128, 1024);
+    tl_load(1, 0, m);
+    store_reg1();
+    int fresh = again == m + PG;
+    for (unsigned i = 0; i < 8; i++) {
+        for (unsigned j = 0; j < 128; j++) {
+            fresh &= got[i * 128 + j] == (i < 4 ? 0x11 : 0x22);
+        }
+    }
+    tl_check(fresh, "after a new mapping over the unmapped page, the load sees its bytes (0x22)");
+
+    set_csrs(TL_SHAPE(8, 1, 128), 128, 1024);
+    tl_store(1, 0, m + 2 * PG);
+    tl_store(1, 0, m + 2 * PG);                 /* pages 2 and 3 checked writable */
+    mprotect(m + 3 * PG, PG, PROT_READ);
+    memset(want, 0, sizeof(want));
+    for (unsigned i = 0; i < 8; i++) {
+        want[i] = m[2 * PG + i * 1024];
+    }
+    tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
+    tl_load(1, 0, m);                          /* different bytes to store */
+    sig = TL_TRAPS(tl_store(1, 0, m + 2 * PG));
+    int kept = 1;
+    for (unsigned i = 0; i < 8; i++) {
+        kept &= m[2 * PG + i * 1024] == want[i];
+    }
+    tl_check(sig == SIGSEGV && tl_trap_addr == m + 3 * PG && kept,
+             "a store of a span just stored, after mprotect(PROT_READ) of its second page: SIGSEGV "
+             "there (%p, want %p), nothing written (%d)", tl_trap_addr, (void *)(m + 3 * PG), kept);
+    mprotect(m + 3 * PG, PG, PROT_READ | PROT_WRITE);
+
+    /* code translated on a page between two stores to it */
+    insns[0] = (3u << 20) | (10 << 7) | 0x13;                /* li a0, 3 */
+    tl_state_whole_register_view();
+    tl_load(1, 0, insns);
+    tl_store(1, 0, code + 1024);
+    __builtin___clear_cache((char *)code, (char *)code + PG);
+    int third = fn();                                        /* translated now */
+    insns[0] = (4u << 20) | (10 << 7) | 0x13;                /* li a0, 4 */
+    tl_load(1, 0, insns);
+    tl_store(1, 0, code + 1024);
+    __builtin___clear_cache((char *)code, (char *)code + PG);
+    int fourth = fn();
+    tl_check(third == 3 && fourth == 4,
+             "two tl.stores over the same code page with the code run between them: each new "
+             "code runs (%d then %d)", third, fourth);
+
+    /* another thread unmaps a page this thread just loaded from */
+    set_csrs(TL_SHAPE(8, 1, 128), 128, 1024);
+    tl_load(1, 0, m);
+    pthread_t t;
+    pthread_create(&t, NULL, unmap_page, m + PG);
+    pthread_join(t, NULL);
+    set_csrs(TL_SHAPE(8, 1, 128), 128, 1024);
+    sig = TL_TRAPS(tl_load(1, 0, m));
+    tl_check(sig == SIGSEGV && tl_trap_addr == m + PG,
+             "after another thread's munmap of its second page, the same load: SIGSEGV there "
+             "(%p, want %p)", tl_trap_addr, (void *)(m + PG));
     return tl_test_finish();
 }

@@ -1,0 +1,785 @@
+/*
+ * tlstat: a QEMU TCG plugin that reports which TL (xtl) instructions a guest
+ * ran, with which element types, how many bytes they moved, where, how often
+ * they trapped, and which cells of the ISA's coverage matrix were hit.
+ *
+ *   qemu-riscv64 -cpu rv64,xtl=on -plugin libtlstat.so,outfile=r.txt ./prog
+ *   options: outfile=PATH (%p = QEMU's pid; default stderr), format=text|json, top=N
+ *
+ * How it counts (docs/tlstat.md):
+ *  - At translation, CUSTOM-2 words are decoded (tl_isa.h) and get an
+ *    execution callback; CSR instructions that write a TL CSR get an inline
+ *    counter per CSR, so the TL CSRs are re-read through the register API only
+ *    when one was written since the last read (or after rt_sigreturn, which
+ *    restores them from the signal frame).
+ *  - The callback leaves the instruction "pending". It completed when
+ *    execution reaches pc + 4 (the next instruction of its block, or the next
+ *    block); it trapped when the next block is a trap handler entered for it
+ *    (system: xepc == pc and xcause an exception; user: the pc saved in the
+ *    signal frame is its pc; a guest killed by the signal is resolved at exit).
+ *    An instruction restarted at the same pc without a trap is counted once.
+ *  - All counters live in per-vCPU slots (a scoreboard); no lock is taken
+ *    after translation.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <algorithm>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unistd.h>
+#include <unordered_map>
+#include <vector>
+
+extern "C" {
+#include "qemu-plugin.h"    /* -iquote only: include/qemu also holds a ctype.h */
+}
+
+#include "elf_symbols.h"
+#include "tl_isa.h"
+
+/*
+ * Weak: a qemu-riscv64 built without linux-user/plugin-api.c (upstream QEMU
+ * 10.0) lacks it; hot spots then have no function names.
+ */
+#pragma weak qemu_plugin_path_to_binary
+#pragma weak qemu_plugin_start_code
+
+extern "C" {
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+}
+
+namespace {
+
+constexpr int kRtSigreturn = 139;          /* riscv64 Linux */
+constexpr uint64_t kUcMcontextPc = 176;    /* offsetof(ucontext, uc_mcontext.sc_regs.pc) */
+
+/* One translated TL instruction (shared by every vCPU, never freed). */
+struct Site {
+    uint64_t pc;
+    uint32_t word;
+    tl::Insn insn;
+    size_t id;                             /* index into each vCPU's per-site counters */
+};
+
+struct FormStat {
+    uint64_t count = 0, bytes = 0, traps = 0;
+    uint64_t engines[4] = {0, 0, 0, 0};
+};
+
+struct PcStat {
+    const Site *site;
+    uint64_t count = 0, bytes = 0, traps = 0;
+};
+
+/* What the pending instruction would do, decided when it started. */
+struct Pending {
+    const Site *site = nullptr;
+    int type = tl::kInvalidType;
+    int cell = -1;
+    tl::MemoryAccess mem;
+};
+
+struct RegHandle {
+    qemu_plugin_register *h = nullptr;
+};
+
+/* Everything one vCPU owns; only that vCPU's thread touches it while running. */
+struct Vcpu {
+    RegHandle csr[tl::kNumCsrs];
+    bool have_csrs = false;
+    RegHandle mepc, mcause, sepc, scause, mstatus, mstateen0, sstateen0, priv, a0, a2;
+    uint64_t seen_writes[tl::kNumCsrs] = {};
+    bool reload = true;
+    tl::CsrState csrs{};
+    Pending pending;
+    FormStat forms[tl::F_NUM][tl::kNumTypes + 1];
+    uint64_t cells[tl::kNumCells] = {};
+    std::vector<PcStat> sites;             /* by Site::id */
+    GByteArray *buf = g_byte_array_new();
+};
+
+/* The scoreboard entry: what inline operations and conditions use, plus the owner. */
+struct Slot {
+    uint64_t insns;                        /* guest instructions (per block, inline) */
+    uint64_t csr_writes[tl::kNumCsrs];     /* executed writes of each TL CSR (inline) */
+    uint64_t pending;                      /* non-zero while a TL instruction is unresolved */
+    Vcpu *vcpu;
+};
+
+struct Options {
+    std::string outfile;
+    bool json = false;
+    unsigned top = 10;
+};
+
+/*
+ * The plugin's global state is never destroyed: QEMU runs the atexit
+ * callback from exit(), after the destructors of this library's statics.
+ */
+struct Globals {
+    Options opts;
+    std::string binary_path;
+    std::mutex mtx;                        /* translation and vCPU creation only */
+    std::map<std::pair<uint64_t, uint32_t>, std::unique_ptr<Site>> sites;
+    std::vector<std::unique_ptr<Vcpu>> all_vcpus;
+};
+Globals &g_ = *new Globals;
+Options &opts = g_.opts;
+std::string &binary_path = g_.binary_path;
+std::mutex &mtx = g_.mtx;
+auto &sites = g_.sites;
+auto &all_vcpus = g_.all_vcpus;
+bool system_mode;
+uint64_t load_start;                       /* user mode: start of the program's code */
+qemu_plugin_scoreboard *slots;
+qemu_plugin_u64 insns_entry, pending_entry, csr_write_entry[tl::kNumCsrs];
+
+Slot *slot_of(unsigned vcpu) { return static_cast<Slot *>(qemu_plugin_scoreboard_find(slots, vcpu)); }
+
+uint64_t read_reg(Vcpu &v, const RegHandle &r)
+{
+    if (!r.h) {
+        return 0;
+    }
+    g_byte_array_set_size(v.buf, 0);
+    int n = qemu_plugin_read_register(r.h, v.buf);
+    uint64_t val = 0;
+    for (int i = std::min(n, 8) - 1; i >= 0; i--) {
+        val = (val << 8) | v.buf->data[i];     /* RISC-V registers are little-endian */
+    }
+    return val;
+}
+
+void vcpu_init(qemu_plugin_id_t, unsigned int vcpu_index)
+{
+    std::lock_guard<std::mutex> g(mtx);
+    Slot *s = slot_of(vcpu_index);
+    if (s->vcpu) {
+        return;                            /* a linux-user thread reusing an index */
+    }
+    auto v = std::make_unique<Vcpu>();
+    GArray *regs = qemu_plugin_get_registers();
+    int found = 0;
+    for (guint i = 0; regs && i < regs->len; i++) {
+        auto &d = g_array_index(regs, qemu_plugin_reg_descriptor, i);
+        const std::string n = d.name;
+        for (int c = 0; c < tl::kNumCsrs; c++) {
+            if (n == tl::kCsrNames[c] && !v->csr[c].h) {
+                v->csr[c].h = d.handle;
+                found++;
+            }
+        }
+        struct { const char *name; RegHandle *to; } other[] = {
+            {"mepc", &v->mepc}, {"mcause", &v->mcause}, {"sepc", &v->sepc},
+            {"scause", &v->scause}, {"mstatus", &v->mstatus}, {"mstateen0", &v->mstateen0}, {"sstateen0", &v->sstateen0},
+            {"priv", &v->priv}, {"a0", &v->a0}, {"a2", &v->a2},
+        };
+        for (auto &o : other) {
+            if (n == o.name && !o.to->h) {
+                o.to->h = d.handle;
+            }
+        }
+    }
+    if (regs) {
+        g_array_free(regs, TRUE);
+    }
+    /* Without the extension the TL CSRs do not exist, for gdb as for the guest. */
+    v->have_csrs = found == tl::kNumCsrs;
+    s->vcpu = v.get();
+    all_vcpus.push_back(std::move(v));
+    /* The user-mode program's path needs a vCPU (it is read from the task state). */
+    if (!system_mode && all_vcpus.size() == 1 && qemu_plugin_path_to_binary) {
+        const char *p = qemu_plugin_path_to_binary();
+        binary_path = p ? p : "";
+        g_free((void *)p);
+        load_start = qemu_plugin_start_code ? qemu_plugin_start_code() : 0;
+    }
+}
+
+void refresh_csrs(Vcpu &v, Slot &s)
+{
+    if (!v.have_csrs) {
+        return;
+    }
+    /* A tinit write changes the other CSRs' values (section 2.6): read them all. */
+    const bool all = v.reload || s.csr_writes[tl::TINIT] != v.seen_writes[tl::TINIT];
+    for (int c = 0; c < tl::kNumCsrs; c++) {
+        if (all || s.csr_writes[c] != v.seen_writes[c]) {
+            v.csrs.v[c] = uint32_t(read_reg(v, v.csr[c]));
+            v.seen_writes[c] = s.csr_writes[c];
+            /* A write initializes the CSR (section 2.5): its tinit flag is now 1. */
+            v.csrs.v[tl::TINIT] |= all ? 0 : 1u << c;
+        }
+    }
+    v.reload = false;
+}
+
+PcStat &site_stat(Vcpu &v, const Site *site)
+{
+    if (site->id >= v.sites.size()) {
+        v.sites.resize(site->id + 64, PcStat{nullptr});
+    }
+    PcStat &ps = v.sites[site->id];
+    ps.site = site;
+    return ps;
+}
+
+/*
+ * An instruction is counted as completed when it starts (sign = 1), and the
+ * count is taken back (sign = -1) when it turns out to have trapped or to
+ * have been restarted: completion, the common case, then costs nothing.
+ */
+void count_completed(Vcpu &v, int64_t sign)
+{
+    const Pending &p = v.pending;
+    FormStat &f = v.forms[p.site->insn.form][p.type];
+    f.count += sign;
+    f.bytes += sign * int64_t(p.mem.bytes);
+    f.engines[p.site->insn.engine] += sign;
+    if (p.cell >= 0) {
+        v.cells[p.cell] += sign;
+    }
+    PcStat &ps = site_stat(v, p.site);
+    ps.count += sign;
+    ps.bytes += sign * int64_t(p.mem.bytes);
+}
+
+/* Which trap cell an exception (RISC-V cause code) of the pending instruction hits. */
+int trap_kind(Vcpu &v, uint64_t cause, bool handled_in_m)
+{
+    const tl::Insn &in = v.pending.site->insn;
+    switch (cause) {
+    case 2: {
+        if (!v.have_csrs) {
+            return tl::T_ILLEGAL_XTL_OFF;
+        }
+        if (tl::is_reserved(in.form)) {
+            return tl::T_ILLEGAL_RESERVED;       /* checked before Smstateen (section 1.3) */
+        }
+        /* Smstateen (section 1.2), by the mode the instruction ran in. */
+        if (v.mstateen0.h) {
+            const uint64_t mstatus = read_reg(v, v.mstatus);
+            const uint64_t from = handled_in_m ? (mstatus >> 11) & 3 : (mstatus >> 8) & 1;
+            if (from < 3 && !(read_reg(v, v.mstateen0) & 1)) {
+                return tl::T_ILLEGAL_STATEEN;
+            }
+            if (from == 0 && v.sstateen0.h && !(read_reg(v, v.sstateen0) & 1)) {
+                return tl::T_ILLEGAL_STATEEN;
+            }
+        }
+        return tl::T_ILLEGAL_OPERAND;
+    }
+    case 22: return tl::T_VIRTUAL_INSTRUCTION;
+    case 5: return tl::T_LOAD_ACCESS;
+    case 13: return tl::T_LOAD_PAGE;
+    case 21: return tl::T_LOAD_GUEST_PAGE;
+    case 7: return tl::T_STORE_ACCESS;
+    case 15: return tl::T_STORE_PAGE;
+    case 23: return tl::T_STORE_GUEST_PAGE;
+    default: return -1;
+    }
+}
+
+/* User mode: the kind of trap a signal (or a death by it) stands for. */
+int trap_kind_signal(Vcpu &v, int sig)
+{
+    const tl::Insn &in = v.pending.site->insn;
+    const bool store = tl::is_store(in.form);
+    if (!v.have_csrs) {
+        return tl::T_ILLEGAL_XTL_OFF;
+    }
+    if (tl::is_reserved(in.form)) {
+        return tl::T_ILLEGAL_RESERVED;
+    }
+    if (sig == 0) {
+        /* Killed at exit: the operand checks decide between SIGILL and a memory fault. */
+        sig = tl::is_memory(in.form) && v.pending.mem.legal ? 11 : 4;
+    }
+    switch (sig) {
+    case 4: return tl::T_ILLEGAL_OPERAND;
+    case 11: return store ? tl::T_STORE_PAGE : tl::T_LOAD_PAGE;
+    case 7: return store ? tl::T_STORE_ACCESS : tl::T_LOAD_ACCESS;
+    default: return -1;
+    }
+}
+
+void count_trapped(Vcpu &v, int kind)
+{
+    const Pending &p = v.pending;
+    FormStat &f = v.forms[p.site->insn.form][p.type];
+    f.traps++;
+    site_stat(v, p.site).traps++;
+    if (kind >= 0) {
+        v.cells[tl::kCellTrap + kind]++;
+    }
+    if (tl::is_reserved(p.site->insn.form)) {
+        v.cells[tl::kCellReserved + p.site->insn.form - tl::F_RESERVED]++;
+    }
+    v.reload = true;                       /* a handler may leave the TL CSRs changed */
+}
+
+/* The pending instruction is followed by execution at npc. */
+void resolve(Vcpu &v, Slot &s, uint64_t npc)
+{
+    s.pending = 0;
+    const uint64_t pc = v.pending.site->pc;
+    if (npc == pc + 4) {
+        return;                            /* completed, already counted */
+    }
+    if (npc == pc) {
+        count_completed(v, -1);            /* restarted without a trap: counted when it completes */
+        return;
+    }
+    if (system_mode) {
+        const bool in_m = read_reg(v, v.priv) == 3;
+        const uint64_t epc = read_reg(v, in_m ? v.mepc : v.sepc);
+        const uint64_t cause = read_reg(v, in_m ? v.mcause : v.scause);
+        if (epc == pc && !(cause >> 63)) {
+            count_completed(v, -1);
+            count_trapped(v, trap_kind(v, cause, in_m));
+        }                                  /* else an interrupt taken after it completed */
+        return;
+    }
+    /* User mode: a signal handler starts with a0 = signal, a2 = its ucontext. */
+    const uint64_t uc = read_reg(v, v.a2);
+    g_byte_array_set_size(v.buf, 0);
+    uint64_t frame_pc = ~uint64_t(0);
+    if (qemu_plugin_read_memory_vaddr(uc + kUcMcontextPc, v.buf, 8)) {
+        std::memcpy(&frame_pc, v.buf->data, 8);
+    }
+    if (frame_pc == pc) {
+        count_completed(v, -1);
+        count_trapped(v, trap_kind_signal(v, int(read_reg(v, v.a0))));
+    }
+}
+
+void on_tl_exec(unsigned int vcpu_index, void *udata)
+{
+    Slot &s = *slot_of(vcpu_index);
+    if (!s.vcpu) {
+        return;                            /* runs before its vCPU's init callback: not counted */
+    }
+    Vcpu &v = *s.vcpu;
+    const Site *site = static_cast<const Site *>(udata);
+    if (s.pending) {
+        resolve(v, s, site->pc);
+    }
+    refresh_csrs(v, s);
+    Pending &p = v.pending;
+    p.site = site;
+    p.type = v.have_csrs ? tl::type_index(v.csrs.v[tl::TTYPE]) : tl::kInvalidType;
+    p.mem = tl::is_memory(site->insn.form) && v.have_csrs ? tl::memory_access(site->insn.form, v.csrs)
+                                                          : tl::MemoryAccess{};
+    p.cell = tl::instruction_cell(site->insn.form, p.type, p.mem);
+    count_completed(v, 1);
+    s.pending = 1;
+}
+
+void on_block_entry(unsigned int vcpu_index, void *udata)
+{
+    Slot &s = *slot_of(vcpu_index);
+    if (s.vcpu) {
+        resolve(*s.vcpu, s, reinterpret_cast<uintptr_t>(udata));
+    }
+}
+
+void on_syscall(qemu_plugin_id_t, unsigned int vcpu_index, int64_t num, uint64_t, uint64_t,
+                uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
+{
+    Slot *s = slot_of(vcpu_index);
+    if (num == kRtSigreturn && s->vcpu) {
+        s->vcpu->reload = true;
+    }
+}
+
+void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
+{
+    const size_t n = qemu_plugin_tb_n_insns(tb);
+    qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64, insns_entry, n);
+    qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, on_block_entry, QEMU_PLUGIN_CB_R_REGS,
+                                              QEMU_PLUGIN_COND_NE, pending_entry, 0,
+                                              reinterpret_cast<void *>(uintptr_t(qemu_plugin_tb_vaddr(tb))));
+    bool prev_tl = false;
+    for (size_t i = 0; i < n; i++) {
+        qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        uint32_t w = 0;
+        const bool is32 = qemu_plugin_insn_size(insn) == 4 &&
+                          qemu_plugin_insn_data(insn, &w, 4) == 4;
+        if (prev_tl) {
+            /* Reaching the next instruction of the block: the TL instruction completed. */
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                pending_entry, 0);
+        }
+        prev_tl = is32 && (w & 0x7F) == tl::kCustom2;
+        if (!is32) {
+            continue;
+        }
+        const int csr = tl::csr_write_index(w);
+        if (csr >= 0) {
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+                                                                csr_write_entry[csr], 1);
+        }
+        if (prev_tl) {
+            const uint64_t pc = qemu_plugin_insn_vaddr(insn);
+            Site *site;
+            {
+                std::lock_guard<std::mutex> g(mtx);
+                auto &slot = sites[{pc, w}];
+                if (!slot) {
+                    slot.reset(new Site{pc, w, tl::decode(w), sites.size() - 1});
+                }
+                site = slot.get();
+            }
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_tl_exec, QEMU_PLUGIN_CB_R_REGS, site);
+        }
+    }
+}
+
+/* ---- report ---- */
+
+struct Totals {
+    uint64_t guest_insns = 0, tl_insns = 0, tl_bytes = 0, traps = 0;
+    FormStat forms[tl::F_NUM][tl::kNumTypes + 1];
+    uint64_t cells[tl::kNumCells] = {};
+    std::unordered_map<uint64_t, PcStat> pcs;
+};
+
+Totals gather()
+{
+    Totals t;
+    t.guest_insns = qemu_plugin_u64_sum(insns_entry);
+    for (int c = 0; c < tl::kNumCsrs; c++) {
+        t.cells[tl::kCellCsr + c] = qemu_plugin_u64_sum(csr_write_entry[c]);
+    }
+    for (auto &vp : all_vcpus) {
+        Vcpu &v = *vp;
+        for (int f = 0; f < tl::F_NUM; f++) {
+            for (int y = 0; y <= tl::kNumTypes; y++) {
+                FormStat &a = t.forms[f][y];
+                const FormStat &b = v.forms[f][y];
+                a.count += b.count;
+                a.bytes += b.bytes;
+                a.traps += b.traps;
+                for (int e = 0; e < 4; e++) {
+                    a.engines[e] += b.engines[e];
+                }
+                t.tl_insns += b.count;
+                t.tl_bytes += b.bytes;
+                t.traps += b.traps;
+            }
+        }
+        for (int c = 0; c < tl::kCellCsr; c++) {
+            t.cells[c] += v.cells[c];
+        }
+        for (int c = tl::kCellTrap; c < tl::kNumCells; c++) {
+            t.cells[c] += v.cells[c];
+        }
+        for (const PcStat &ps : v.sites) {
+            if (!ps.site) {
+                continue;
+            }
+            PcStat &a = t.pcs.try_emplace(ps.site->pc, PcStat{ps.site}).first->second;
+            a.count += ps.count;
+            a.bytes += ps.bytes;
+            a.traps += ps.traps;
+        }
+    }
+    return t;
+}
+
+std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char *f, ...)
+{
+    char b[512];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(b, sizeof b, f, ap);
+    va_end(ap);
+    return b;
+}
+
+std::string json_str(const std::string &s)
+{
+    std::string o = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += c;
+        } else if (uint8_t(c) < 0x20) {
+            o += fmt("\\u%04x", c);
+        } else {
+            o += c;
+        }
+    }
+    return o + "\"";
+}
+
+struct Hot {
+    std::string name;
+    uint64_t pc = 0, count = 0, bytes = 0, traps = 0;
+};
+
+std::string report(const Totals &t, const ElfSymbols &syms)
+{
+    const double share_base = t.guest_insns ? double(t.guest_insns) : 1.0;
+    /* mix rows, largest count first */
+    struct Row { int form, type; const FormStat *s; };
+    std::vector<Row> mix;
+    for (int f = 0; f < tl::F_NUM; f++) {
+        for (int y = 0; y <= tl::kNumTypes; y++) {
+            const FormStat &s = t.forms[f][y];
+            if (s.count || s.traps) {
+                mix.push_back({f, y, &s});
+            }
+        }
+    }
+    std::stable_sort(mix.begin(), mix.end(), [](const Row &a, const Row &b) { return a.s->count > b.s->count; });
+    /* hot spots */
+    std::vector<Hot> pcs;
+    std::map<std::string, Hot> funcs;
+    for (auto &kv : t.pcs) {
+        Hot h{syms.name(kv.first, true), kv.first, kv.second.count, kv.second.bytes, kv.second.traps};
+        pcs.push_back(h);
+        if (!syms.empty()) {
+            std::string fn = syms.name(kv.first, false);
+            Hot &fh = funcs[fn.empty() ? "?" : fn];
+            fh.name = fn.empty() ? "?" : fn;
+            fh.count += h.count;
+            fh.bytes += h.bytes;
+            fh.traps += h.traps;
+        }
+    }
+    auto by_count = [](const Hot &a, const Hot &b) {
+        return a.count != b.count ? a.count > b.count : a.pc < b.pc;
+    };
+    std::sort(pcs.begin(), pcs.end(), by_count);
+    std::vector<Hot> fns;
+    for (auto &kv : funcs) {
+        fns.push_back(kv.second);
+    }
+    std::stable_sort(fns.begin(), fns.end(), [](const Hot &a, const Hot &b) { return a.count > b.count; });
+    if (pcs.size() > opts.top) pcs.resize(opts.top);
+    if (fns.size() > opts.top) fns.resize(opts.top);
+    int hit = 0;
+    std::vector<int> never;
+    for (int c = 0; c < tl::kNumCells; c++) {
+        if (t.cells[c]) hit++; else never.push_back(c);
+    }
+
+    std::string o;
+    if (opts.json) {
+        o += "{\n  \"tool\": \"tlstat\",\n  \"version\": 1,\n";
+        o += fmt("  \"mode\": \"%s\",\n", system_mode ? "system" : "user");
+        o += "  \"binary\": " + json_str(binary_path) + ",\n";
+        o += fmt("  \"guest_insns\": %" PRIu64 ",\n  \"tl_insns\": %" PRIu64 ",\n  \"tl_bytes\": %" PRIu64
+                 ",\n  \"traps\": %" PRIu64 ",\n", t.guest_insns, t.tl_insns, t.tl_bytes, t.traps);
+        o += "  \"mix\": [";
+        for (size_t i = 0; i < mix.size(); i++) {
+            const FormStat &s = *mix[i].s;
+            o += fmt("%s\n    {\"mnemonic\": \"%s\", \"type\": \"%s\", \"count\": %" PRIu64 ", \"bytes\": %" PRIu64
+                     ", \"traps\": %" PRIu64 ", \"share\": %.6f, \"engines\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64
+                     ", %" PRIu64 "]}",
+                     i ? "," : "", tl::form_name(mix[i].form), tl::kTypeNames[mix[i].type], s.count, s.bytes,
+                     s.traps, s.count / share_base, s.engines[0], s.engines[1], s.engines[2], s.engines[3]);
+        }
+        o += "\n  ],\n  \"hot_pcs\": [";
+        for (size_t i = 0; i < pcs.size(); i++) {
+            o += fmt("%s\n    {\"pc\": \"0x%" PRIx64 "\", \"count\": %" PRIu64 ", \"bytes\": %" PRIu64
+                     ", \"traps\": %" PRIu64 ", \"function\": ",
+                     i ? "," : "", pcs[i].pc, pcs[i].count, pcs[i].bytes, pcs[i].traps);
+            o += (pcs[i].name.empty() ? "null" : json_str(pcs[i].name)) + "}";
+        }
+        o += "\n  ],\n  \"hot_functions\": [";
+        for (size_t i = 0; i < fns.size(); i++) {
+            o += fmt("%s\n    {\"function\": ", i ? "," : "") + json_str(fns[i].name) +
+                 fmt(", \"count\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"traps\": %" PRIu64 "}",
+                     fns[i].count, fns[i].bytes, fns[i].traps);
+        }
+        o += fmt("\n  ],\n  \"coverage\": {\n    \"total\": %d,\n    \"hit\": %d,\n    \"cells\": [", tl::kNumCells, hit);
+        for (int c = 0; c < tl::kNumCells; c++) {
+            o += fmt("%s\n      {\"cell\": ", c ? "," : "") + json_str(tl::cell_name(c)) +
+                 fmt(", \"hits\": %" PRIu64 "}", t.cells[c]);
+        }
+        o += "\n    ],\n    \"never_hit\": [";
+        for (size_t i = 0; i < never.size(); i++) {
+            o += (i ? ", " : "") + json_str(tl::cell_name(never[i]));
+        }
+        o += "]\n  }\n}\n";
+        return o;
+    }
+
+    o += fmt("tlstat: %s mode, %s\n", system_mode ? "system" : "user",
+             binary_path.empty() ? "(no binary path)" : binary_path.c_str());
+    o += fmt("guest instructions %" PRIu64 ", TL instructions %" PRIu64 " (%.2f%%), bytes moved %" PRIu64
+             ", TL traps %" PRIu64 "\n",
+             t.guest_insns, t.tl_insns, 100.0 * t.tl_insns / share_base, t.tl_bytes, t.traps);
+    o += "\nmix (completed executions; bytes = memory bytes loaded or stored; engines = EngineID 0/1/2/3)\n";
+    o += fmt("  %-16s %-6s %12s %14s %8s %8s  %s\n", "mnemonic", "type", "count", "bytes", "share", "traps", "engines");
+    for (const Row &r : mix) {
+        const FormStat &s = *r.s;
+        o += fmt("  %-16s %-6s %12" PRIu64 " %14" PRIu64 " %7.3f%% %8" PRIu64 "  %" PRIu64 "/%" PRIu64 "/%" PRIu64
+                 "/%" PRIu64 "\n",
+                 tl::form_name(r.form), tl::kTypeNames[r.type], s.count, s.bytes, 100.0 * s.count / share_base,
+                 s.traps, s.engines[0], s.engines[1], s.engines[2], s.engines[3]);
+    }
+    o += fmt("\nhot spots: top %u PCs\n", opts.top);
+    o += fmt("  %-18s %-16s %12s %14s %8s  %s\n", "pc", "instruction", "count", "bytes", "traps", "where");
+    for (const Hot &h : pcs) {
+        o += fmt("  0x%016" PRIx64 " %-16s %12" PRIu64 " %14" PRIu64 " %8" PRIu64 "  %s\n", h.pc,
+                 tl::form_name(t.pcs.at(h.pc).site->insn.form), h.count, h.bytes, h.traps,
+                 h.name.empty() ? "" : h.name.c_str());
+    }
+    if (!fns.empty()) {
+        o += fmt("\nhot spots: top %u functions\n", opts.top);
+        o += fmt("  %12s %14s %8s  %s\n", "count", "bytes", "traps", "function");
+        for (const Hot &h : fns) {
+            o += fmt("  %12" PRIu64 " %14" PRIu64 " %8" PRIu64 "  %s\n", h.count, h.bytes, h.traps, h.name.c_str());
+        }
+    }
+    struct Group { const char *name; int lo, hi; } groups[] = {
+        {"memory forms x type x stride x width", 0, tl::kMemCells},
+        {"other forms x type", tl::kMemCells, tl::kCellReserved},
+        {"reserved encodings R1-R10", tl::kCellReserved, tl::kCellCsr},
+        {"TL CSRs written", tl::kCellCsr, tl::kCellTrap},
+        {"trap causes", tl::kCellTrap, tl::kNumCells},
+    };
+    o += fmt("\ncoverage: %d of %d cells hit (%.1f%%)\n", hit, tl::kNumCells, 100.0 * hit / tl::kNumCells);
+    for (const Group &g : groups) {
+        int h = 0;
+        for (int c = g.lo; c < g.hi; c++) h += t.cells[c] != 0;
+        o += fmt("  %-40s %4d of %4d\n", g.name, h, g.hi - g.lo);
+    }
+    o += fmt("never hit (%zu cells; a form or form+type none of whose cells was hit is one line):\n",
+             never.size());
+    std::vector<int> form_hits(tl::F_NUM_VALID, 0), memtype_hits(4 * tl::kNumTypes, 0);
+    for (int c = 0; c < tl::kMemCells; c++) {
+        form_hits[(c >> 2) / tl::kNumTypes] += t.cells[c] != 0;
+        memtype_hits[c >> 2] += t.cells[c] != 0;
+    }
+    for (int c = tl::kMemCells; c < tl::kCellReserved; c++) {
+        form_hits[4 + (c - tl::kMemCells) / tl::kNumTypes] += t.cells[c] != 0;
+    }
+    std::string last;
+    for (int c : never) {
+        std::string line = tl::cell_name(c);
+        int f = -1;
+        if (c < tl::kMemCells) {
+            f = (c >> 2) / tl::kNumTypes;
+            if (form_hits[f] && !memtype_hits[c >> 2]) {
+                line = std::string(tl::form_name(f)) + " " + tl::kTypeNames[(c >> 2) % tl::kNumTypes] +
+                       " (every stride and width)";
+            }
+        } else if (c < tl::kCellReserved) {
+            f = 4 + (c - tl::kMemCells) / tl::kNumTypes;
+        }
+        if (f >= 0 && !form_hits[f]) {
+            line = std::string(tl::form_name(f)) + " (every type" + (f < 4 ? ", stride and width)" : ")");
+        }
+        if (line != last) {
+            o += "  " + line + "\n";
+        }
+        last = line;
+    }
+    return o;
+}
+
+void on_exit(qemu_plugin_id_t, void *)
+{
+    /* An instruction still pending at exit did not complete: the guest died of its trap. */
+    for (auto &vp : all_vcpus) {
+        Vcpu &v = *vp;
+        if (v.pending.site && !system_mode) {
+            for (unsigned i = 0; i < unsigned(qemu_plugin_num_vcpus()); i++) {
+                Slot *s = slot_of(i);
+                if (s->vcpu == &v && s->pending) {
+                    s->pending = 0;
+                    count_completed(v, -1);
+                    count_trapped(v, trap_kind_signal(v, 0));
+                }
+            }
+        }
+    }
+    Totals t = gather();
+    ElfSymbols syms;
+    if (!system_mode && !binary_path.empty()) {
+        syms.load(binary_path, load_start);
+    }
+    const std::string text = report(t, syms);
+    if (opts.outfile.empty()) {
+        fputs(text.c_str(), stderr);
+        return;
+    }
+    std::string path;
+    for (size_t i = 0; i < opts.outfile.size(); i++) {
+        if (opts.outfile[i] == '%' && i + 1 < opts.outfile.size() && opts.outfile[i + 1] == 'p') {
+            path += std::to_string(getpid());
+            i++;
+        } else {
+            path += opts.outfile[i];
+        }
+    }
+    FILE *f = fopen(path.c_str(), "w");
+    if (!f || fputs(text.c_str(), f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "error: tlstat: cannot write the report to %s: %s\n", path.c_str(), strerror(errno));
+    }
+}
+
+[[noreturn]] void bad_option(const std::string &why)
+{
+    fprintf(stderr, "error: tlstat: %s (options: outfile=PATH, format=text|json, top=N)\n", why.c_str());
+    exit(1);
+}
+
+} // namespace
+
+extern "C" QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+                                                      int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const std::string a = argv[i];
+        const size_t eq = a.find('=');
+        const std::string k = a.substr(0, eq), val = eq == std::string::npos ? "" : a.substr(eq + 1);
+        if (eq == std::string::npos) {
+            bad_option("option '" + a + "' has no value");
+        } else if (k == "outfile") {
+            if (val.empty()) bad_option("outfile= needs a path");
+            opts.outfile = val;
+        } else if (k == "format") {
+            if (val != "text" && val != "json") bad_option("format must be text or json, not '" + val + "'");
+            opts.json = val == "json";
+        } else if (k == "top") {
+            char *end = nullptr;
+            const unsigned long n = strtoul(val.c_str(), &end, 10);
+            if (val.empty() || *end || n < 1 || n > 100000 || val[0] == '-') {
+                bad_option("top must be a number from 1 to 100000, not '" + val + "'");
+            }
+            opts.top = unsigned(n);
+        } else {
+            bad_option("unknown option '" + k + "'");
+        }
+    }
+    if (strcmp(info->target_name, "riscv64") != 0 && strcmp(info->target_name, "riscv32") != 0) {
+        bad_option(std::string("target ") + info->target_name + " is not RISC-V; tlstat counts RISC-V TL instructions");
+    }
+    system_mode = info->system_emulation;
+    slots = qemu_plugin_scoreboard_new(sizeof(Slot));
+    insns_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, insns);
+    pending_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, pending);
+    for (int c = 0; c < tl::kNumCsrs; c++) {
+        csr_write_entry[c] = {slots, offsetof(Slot, csr_writes) + c * sizeof(uint64_t)};
+    }
+    qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+    qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
+    if (!system_mode) {
+        qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+    }
+    qemu_plugin_register_atexit_cb(id, on_exit, nullptr);
+    return 0;
+}

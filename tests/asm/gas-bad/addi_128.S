@@ -1,0 +1,5 @@
+# expect: bad value for TL immediate (128), value must be -128..127
+# march: rv64gc_xtl
+        .text
+        tl.load tl1, 0(a0)      # a good line first
+        tl.addi tl1, tl2, 128

@@ -1,0 +1,5 @@
+# expect: unrecognized opcode `tl.fillpad.null tl1,tl2'
+# march: rv64gc_xtl
+        .text
+        tl.load tl1, 0(a0)      # a good line first
+        tl.fillpad.null tl1, tl2

@@ -1,0 +1,5 @@
+# expect: unrecognized opcode `tl.xpose.10 tl1,tl2,a0'
+# march: rv64gc_xtl
+        .text
+        tl.load tl1, 0(a0)      # a good line first
+        tl.xpose.10 tl1, tl2, a0

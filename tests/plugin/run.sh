@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# The tlstat plugin (plugins/tlstat) under qemu-riscv64 and qemu-system-riscv64.
+# Every expectation comes from outside the plugin: hand-computed counts and
+# bytes (known_expected.py, the comments of threads.c and smp.c), the
+# reference model (gen_cases.py, fresh seed each run, PLUGIN_CASES_SEED=N
+# repeats one), the firmware suite's own claims (firmware_claims.txt) and the
+# JSON schema.  Ends with "N passed, M failed".
+set -uo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+tl_load_config
+need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
+need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
+need_tool riscv64-unknown-elf-gcc gcc-riscv64-unknown-elf
+
+src="$TL_REPO/tests/plugin"
+out="$BUILD_DIR/tests/plugin"
+user="$BUILD_DIR/qemu/qemu-riscv64"
+system="$BUILD_DIR/qemu/qemu-system-riscv64"
+plugin="$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so"
+report=("/usr/bin/python3" "$TL_REPO/plugins/tlstat/tlstat-report.py")
+py=/usr/bin/python3
+for f in "$user" "$system" "$plugin"; do
+    [ -e "$f" ] || die "$f is missing; run 'make qemu'"
+done
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null ||
+    die "python3-jsonschema is missing (apt-get install python3-jsonschema, or make deps)"
+rm -rf "$out" && mkdir -p "$out"
+
+pass=0 fail=0
+check() {   # check <0 if ok> <description>
+    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
+    else fail=$((fail + 1)); echo "not ok - $2"; fi
+}
+# compare <report.json> <expected.json> <label>: compare.py's lines are checks
+compare() {
+    local line
+    while IFS= read -r line; do
+        case "$line" in
+            "ok - "*) check 0 "${line#ok - }" ;;
+            "not ok - "*) check 1 "${line#not ok - }" ;;
+            *) echo "# $line" ;;
+        esac
+    done < <("$py" "$src/compare.py" "$@" 2>&1 || true)
+}
+build() {   # build <output> <compiler and flags...>
+    local bin=$1; shift
+    "$@" -o "$bin" 2>"$bin.log" || { sed 's/^/# /' "$bin.log"; die "cannot build $bin (log: $bin.log)"; }
+}
+UFLAGS=(-O2 -Wall -Werror -static -I"$TL_REPO/include")
+build "$out/known" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/known.c"
+build "$out/threads" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/threads.c" -lpthread
+build "$out/names" riscv64-linux-gnu-g++ -std=c++17 "${UFLAGS[@]}" "$src/names.cpp"
+build "$out/smp.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
+    -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" \
+    -T "$TL_REPO/bench/baremetal/link.ld" "$TL_REPO/bench/baremetal/smp_start.S" "$src/smp.c"
+
+# run_user <name> <cpu> <plugin options> <program> [args]: report in $out/<name>.json
+run_user() {
+    local name=$1 cpu=$2 opts=$3; shift 3
+    echo "# qemu-riscv64 -cpu $cpu -plugin libtlstat.so${opts:+,$opts} $(basename "$1") ${*:2}"
+    timeout 120 "$user" -cpu "$cpu" -plugin "$plugin${opts:+,$opts}" "$@" >"$out/$name.out" 2>&1
+    echo $? >"$out/$name.rc"
+}
+
+# 1. Known counts, bytes, traps, EngineIDs and coverage cells (hand-computed).
+run_user known rv64,xtl=on "format=json,outfile=$out/known.json" "$out/known"
+check "$(cat "$out/known.rc")" "known.c runs to the end under the plugin (exit $(cat "$out/known.rc"))"
+grep -q '^known: done, 1 restart(s), ttype after the handler 0x4$' "$out/known.out"
+check $? "known.c: the faulting store was restarted once and sigreturn restored ttype = int16"
+"$py" "$src/known_expected.py" mix >"$out/known.expected.json"
+compare "$out/known.json" "$out/known.expected.json" known
+
+# 2. Guests killed by a TL trap, and a CPU without xtl: the trap still counts.
+for m in segv:rv64,xtl=on:139 sigill:rv64,xtl=on:132 off:rv64:132; do
+    IFS=: read -r mode cpu want <<<"$m"
+    run_user "fatal-$mode" "$cpu" "format=json,outfile=$out/fatal-$mode.json" "$out/known" "$mode"
+    rc=$(cat "$out/fatal-$mode.rc")
+    written=$([ -s "$out/fatal-$mode.json" ]; echo $?)
+    check $((rc != want || written != 0)) "known $mode (-cpu $cpu) dies of its signal (exit $rc, expected $want) and the report is written"
+    "$py" "$src/known_expected.py" "$mode" >"$out/fatal-$mode.expected.json"
+    [ -s "$out/fatal-$mode.json" ] && compare "$out/fatal-$mode.json" "$out/fatal-$mode.expected.json" "killed ($mode)"
+done
+
+# 3. Threads: one vCPU per thread, totals are sums (threads.c's comment).
+run_user threads rv64,xtl=on "format=json,outfile=$out/threads.json" "$out/threads" 4
+n=0 b=0
+for t in 0 1 2 3; do n=$((n + 1000 + 100 * t)); b=$((b + (1000 + 100 * t) * 2 * (64 + 32 * t))); done
+printf '{"mix": {"tl.load int8": [%d, %d, 0]}, "cells": ["tl.load int8 contiguous partial-width", "csr tshape written", "csr tmask_load_width written"]}\n' \
+    "$n" "$b" >"$out/threads.expected.json"
+compare "$out/threads.json" "$out/threads.expected.json" "4 threads"
+
+# 4. Random cases, expectations from the reference model.
+seed=${PLUGIN_CASES_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+count=${PLUGIN_CASES_COUNT:-400}
+echo "# random cases: seed $seed, $count cases (PLUGIN_CASES_SEED=$seed repeats them)"
+if "$py" "$src/gen_cases.py" "$seed" "$count" "$out" &&
+   riscv64-linux-gnu-gcc -O2 -static "$src/cases_main.c" "$out/cases.S" -o "$out/cases" 2>"$out/cases.log"; then
+    run_user cases rv64,xtl=on "format=json,outfile=$out/cases.json" "$out/cases"
+    check "$(cat "$out/cases.rc")" "random cases (seed $seed) run to the end (exit $(cat "$out/cases.rc"))"
+    compare "$out/cases.json" "$out/cases_expected.json" "random cases seed $seed"
+else
+    check 1 "random cases (seed $seed) generated and built (log: $out/cases.log)"
+fi
+
+# 5. Text output, hot spots with demangled C++ names, outfile %p, top=N.
+run_user names rv64,xtl=on "outfile=$out/names.%p.txt,top=2" "$out/names"
+txt=$(ls "$out"/names.[0-9]*.txt 2>/dev/null | head -n 1)
+check $([ -n "$txt" ]; echo $?) "outfile=names.%p.txt wrote names.<pid>.txt ($(basename "${txt:-none}"))"
+if [ -n "$txt" ]; then
+    grep -qE '^ +300 +307200 +0  void tlstat_test::copy_blocks<3>\(unsigned char\*\)$' "$txt"
+    check $? "text report: function 'void tlstat_test::copy_blocks<3>(unsigned char*)' with 300 tl.load and 300*4*256 bytes"
+    grep -qE '^ +50 +0 +0  tlstat_test::Scaler::scale\(int\) const$' "$txt"
+    check $? "text report: function 'tlstat_test::Scaler::scale(int) const' with 50 tl.addi"
+    k=$(sed -n '/^hot spots: top 2 PCs/,/^$/p' "$txt" | grep -c '^  0x')
+    check $((k != 2)) "top=2 lists 2 PCs ($k)"
+    for section in '^mix ' '^hot spots: top 2 PCs' '^coverage: [0-9]+ of [0-9]+ cells hit' '^never hit'; do
+        grep -qE "$section" "$txt"
+        check $? "text report has the section /$section/"
+    done
+fi
+run_user stderr rv64,xtl=on "" "$out/names"
+grep -q '^tlstat: user mode' "$out/stderr.out"
+check $? "without outfile= the report goes to stderr"
+
+# 6. MTTCG: two harts, exact totals (smp.c's comment).  -cpu max has
+# Smstateen with mstateen0 = 0 at reset: the TL CSRs must still be visible to
+# the register API (gdbstub lists the CSRs before reset), or every row would
+# have type "none".
+printf '{"mix": {"tl.load int8": [%d, %d, 0]}, "cells": ["tl.load int8 contiguous partial-width", "csr tshape written", "csr tmask_load_width written"]}\n' \
+    $((3000 + 4000)) $((3000 * 4 * 64 + 4000 * 4 * 128)) >"$out/smp.expected.json"
+for cpu in rv64,xtl=on max; do
+    name=smp-${cpu%%,*}
+    echo "# qemu-system-riscv64 -cpu $cpu -smp 2 -accel tcg,thread=multi -plugin libtlstat.so smp.elf"
+    timeout 120 "$system" -M virt -m 64M -cpu "$cpu" -smp 2 -accel tcg,thread=multi -bios none \
+        -nographic -monitor none -serial stdio -display none \
+        -plugin "$plugin,format=json,outfile=$out/$name.json" -kernel "$out/smp.elf" >"$out/$name.out" 2>&1
+    rc=$?
+    check $((rc != 0)) "smp.elf on 2 harts (-cpu $cpu) finishes (exit $rc)"
+    [ -s "$out/$name.json" ] && compare "$out/$name.json" "$out/smp.expected.json" "MTTCG -smp 2 -cpu $cpu"
+done
+
+# 7. The firmware suite under the plugin: its claims are hit.
+mkdir -p "$out/fw"
+echo "# tests/firmware/run.sh with FW_QEMU_EXTRA=-plugin libtlstat.so,format=json,outfile=fw/%p.json"
+FW_QEMU_EXTRA="-plugin $plugin,format=json,outfile=$out/fw/%p.json" "$TL_REPO/tests/firmware/run.sh" >"$out/fw/suite.log" 2>&1
+rc=$?
+check $rc "the firmware suite passes under the plugin ($(tail -n 1 "$out/fw/suite.log"))"
+nfw=$(ls "$out"/fw/*.json 2>/dev/null | wc -l)
+check $((nfw < 6)) "the firmware suite wrote one report per QEMU run ($nfw)"
+if [ "$nfw" -gt 0 ]; then
+    "${report[@]}" merge "$out/fw/merged.json" "$out"/fw/[0-9]*.json
+    "${report[@]}" summary "$out/fw/merged.json" >"$out/fw/summary.txt"
+    sed -n '1,6p' "$out/fw/summary.txt" | sed 's/^/# /'
+    while IFS= read -r line; do
+        case "$line" in
+            "ok - "*) check 0 "firmware claim: ${line#ok - }" ;;
+            "not ok - "*) check 1 "firmware claim: ${line#not ok - }" ;;
+            *passed*failed) ;;
+            *) echo "# $line" ;;
+        esac
+    done < <("${report[@]}" check --claims "$src/firmware_claims.txt" "$out/fw/merged.json" 2>&1)
+fi
+
+# 8. JSON reports against the schema; a broken report must fail.
+for j in known threads cases smp-rv64 smp-max fw/merged; do
+    [ -f "$out/$j.json" ] || continue
+    "${report[@]}" validate "$out/$j.json" >"$out/validate.log" 2>&1
+    check $? "$j.json is valid against tlstat.schema.json"
+done
+"$py" - "$out/known.json" "$out/broken" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = {
+    "no-coverage": {k: v for k, v in r.items() if k != "coverage"},
+    "string-count": dict(r, mix=[dict(r["mix"][0], count="100")] + r["mix"][1:]),
+    "bad-mnemonic": dict(r, mix=[dict(r["mix"][0], mnemonic="tl.bogus")] + r["mix"][1:]),
+    "hit-mismatch": dict(r, coverage=dict(r["coverage"], hit=r["coverage"]["hit"] + 1)),
+}
+for name, doc in bad.items():
+    json.dump(doc, open("%s-%s.json" % (sys.argv[2], name), "w"))
+EOF
+for b in no-coverage string-count bad-mnemonic hit-mismatch; do
+    if [ ! -s "$out/broken-$b.json" ]; then
+        check 1 "a broken report ($b) was made from known.json"
+        continue
+    fi
+    "${report[@]}" validate "$out/broken-$b.json" >"$out/validate.log" 2>&1
+    r=$?
+    check $((r != 1)) "a broken report ($b) is rejected by the schema check (exit $r): $(head -n 1 "$out/validate.log")"
+done
+
+# 9. Bad options: exit 1 and one line "error: tlstat: ...".
+for o in "format=xml" "top=0" "top=abc" "colour=red" "outfile="; do
+    "$user" -cpu rv64,xtl=on -plugin "$plugin,$o" "$out/names" >"$out/badopt.out" 2>&1
+    r=$?
+    lines=$(wc -l <"$out/badopt.out")
+    grep -qE '^error: tlstat: ' "$out/badopt.out"
+    g=$?
+    check $((r != 1 || lines != 1 || g != 0)) "bad option '$o': exit $r, $lines line: $(head -n 1 "$out/badopt.out")"
+done
+
+# 10. Linux under the plugin, only when the linux group (or make demo) has
+# built the kernel, OpenSBI and busybox; never built here.  The demo
+# (tlrun=demo on -cpu max, TL usable) runs "tl-fault segv" and "tl-fault
+# sigill" once each (tests/linux/guest/init, section 3); each faults twice
+# (tl_fault.c: the handler returns, the instruction runs again and the
+# process dies): 2 load page faults and 2 illegal-instruction traps of
+# tl.load, nothing else traps.  The kernel's TL restores end with a tinit write.
+kernel=${TL_LINUX_KERNEL:-$BUILD_DIR/linux/arch/riscv/boot/Image}
+sbi=${TL_OPENSBI:-$BUILD_DIR/opensbi/platform/generic/firmware/fw_dynamic.bin}
+bb=${TL_BUSYBOX:-$BUILD_DIR/busybox/busybox}
+if [ -f "$kernel" ] && [ -f "$sbi" ] && [ -f "$bb" ]; then
+    . "$TL_REPO/scripts/linux-lib.sh"
+    TL_KERNEL=$kernel TL_OPENSBI=$sbi TL_BUSYBOX=$bb
+    tl_build_initramfs
+    tl_qemu_cmd max "quiet tlrun=demo" 1
+    echo "# ${TL_QEMU_CMD[*]##*/} -plugin libtlstat.so,format=json (tlrun=demo)"
+    timeout -k 5 "$TL_BOOT_TIMEOUT" "${TL_QEMU_CMD[@]}" -plugin "$plugin,format=json,outfile=$out/linux.json" \
+        </dev/null >"$out/linux.console" 2>&1
+    rc=$?
+    grep -q 'tl-init: done, powering off' "$out/linux.console" && [ "$rc" -eq 0 ]
+    check $? "Linux (-cpu max, tlrun=demo) boots, runs the demo and powers off under the plugin (exit $rc)"
+    if [ -s "$out/linux.json" ]; then
+        "$py" - "$out/linux.json" <<'EOF2'
+import json, sys
+r = json.load(open(sys.argv[1]))
+hits = {c["cell"]: c["hits"] for c in r["coverage"]["cells"]}
+traps = {c: n for c, n in hits.items() if c.startswith("trap ") and n}
+checks = [
+    (r["tl_insns"] > 0 and r["tl_bytes"] > 0, "TL instructions (%d) and bytes (%d) counted" % (r["tl_insns"], r["tl_bytes"])),
+    (traps == {"trap load-page-fault": 2, "trap illegal-instruction.operand": 2},
+     "the demo's two faulting programs: 2 load page faults, 2 illegal-instruction traps, no other trap (%s)" % traps),
+    (sum(m["traps"] for m in r["mix"] if m["mnemonic"] == "tl.load") == 4 == r["traps"], "the 4 traps are tl.load"),
+    (hits["csr tinit written"] > 0, "the kernel's TL restores wrote tinit (%d)" % hits["csr tinit written"]),
+]
+for ok, what in checks:
+    print(("ok - " if ok else "not ok - ") + "Linux under the plugin: " + what)
+EOF2
+    else
+        echo "not ok - Linux under the plugin: the report was written"
+    fi | while IFS= read -r line; do echo "$line"; done >"$out/linux.checks"
+    while IFS= read -r line; do
+        case "$line" in
+            "ok - "*) check 0 "${line#ok - }" ;;
+            "not ok - "*) check 1 "${line#not ok - }" ;;
+        esac
+    done <"$out/linux.checks"
+else
+    echo "# SKIP Linux boot under the plugin: the TL kernel, OpenSBI or busybox is not built (make check-linux builds them; not counted as a pass)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
