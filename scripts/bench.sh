@@ -28,7 +28,7 @@ need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
 need_tool riscv64-unknown-elf-gcc gcc-riscv64-unknown-elf
 
 runs=${BENCH_RUNS:-3}
-only=${BENCH_ONLY:-}     # "parity": only the parity table (section 6)
+only=${BENCH_ONLY:-}     # "parity": only the parity table (section 7)
 case "$only" in
     ''|parity) ;;
     *) die "BENCH_ONLY must be unset or 'parity' (got '$only')" ;;
