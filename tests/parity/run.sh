@@ -160,7 +160,7 @@ done
 
 # ---- Debian 13 riscv64 binary packages ----
 deb_pkgs=(libc6 libcrypt1 zlib1g libexpat1 libpython3.13-minimal python3.13-minimal perl-base
-          coreutils libacl1 libattr1 libcap2 libgmp10 libselinux1 libpcre2-8-0 libssl3t64)
+          coreutils libacl1 libattr1 libcap2 libgmp10 libselinux1 libpcre2-8-0 libssl3t64 libzstd1)
 debroot="$CACHE_DIR/parity-sysroot"
 debian_sysroot() {   # unpacks deb_pkgs into $debroot once; fails with the reason on stderr
     local stamp want deb p
