@@ -38,6 +38,7 @@
 #include "tl/tl_insn.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -162,7 +163,18 @@ static void parse_maps(void)
             m.margin_hi = 16 * 1024 * 1024;
         }
         if (memmem(p, linelen, "[stack]", 7)) {
-            m.margin_lo = 64 * 1024;    /* qemu-user's guest stack is fixed; its guard page is below */
+            /*
+             * qemu-user's guest stack is fixed, with a guard page below it; a
+             * Linux kernel grows the stack down on an access below it, up to
+             * the stack size limit, so nothing there is a predictable fault.
+             */
+            struct rlimit rl;
+            uint64_t limit = 64 * 1024;
+            if (getrlimit(RLIMIT_STACK, &rl) == 0) {
+                limit = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1ULL << 30) ? 1ULL << 30
+                                                                                   : rl.rlim_cur;
+            }
+            m.margin_lo = limit + 1024 * 1024;
         }
         maps[n_maps++] = m;
         while (*p && *p != '\n') {
@@ -212,6 +224,28 @@ static int hits_forbidden(uint64_t a, uint64_t len)
         uint64_t s = maps[k].start > maps[k].margin_lo ? maps[k].start - maps[k].margin_lo : 0;
         uint64_t e = maps[k].end + maps[k].margin_hi;
         if (a < e && (end == 0 || end > s)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int overlaps(uint64_t a, uint64_t len, uint64_t s, uint64_t e);
+
+/*
+ * Does [a, a+len) meet the room a writable mapping may grow into (below the
+ * stack, above the heap)?  A kernel maps such an address on access instead of
+ * faulting, so even a load there has no predictable outcome.
+ */
+static int hits_growth_room(uint64_t a, uint64_t len)
+{
+    for (int k = 0; k < n_maps; k++) {
+        if (!maps[k].w) {
+            continue;
+        }
+        uint64_t s = maps[k].start > maps[k].margin_lo ? maps[k].start - maps[k].margin_lo : 0;
+        if ((maps[k].margin_lo && overlaps(a, len, s, maps[k].start)) ||
+            (maps[k].margin_hi && overlaps(a, len, maps[k].end, maps[k].end + maps[k].margin_hi))) {
             return 1;
         }
     }
@@ -572,11 +606,14 @@ static enum outcome predict(uint32_t w, int gpr_known, uint64_t gpr_val, struct 
 }
 
 /*
- * Could a store with base t0 write anything outside the arena?  Checks every
- * slice i < D0 (raw tshape, up to 255) for W in {width CSR, raw S} and
- * P in {stride CSR, W}, whatever the mask: a superset of docs/isa.md 5.2.
+ * Could a store with base t0 write anything outside the arena (hits =
+ * hits_forbidden), or a load touch room a mapping may grow into (hits =
+ * hits_growth_room)?  Checks every slice i < D0 (raw tshape, up to 255) for
+ * W in {width CSR, raw S} and P in {stride CSR, W}, whatever the mask: a
+ * superset of docs/isa.md 5.2.
  */
-static int store_may_escape(uint32_t w, uint64_t t0, int *touches_arena)
+static int mem_may_escape(uint32_t w, uint64_t t0, int *touches_arena,
+                          int (*hits)(uint64_t a, uint64_t len))
 {
     unsigned e = esz_of(csr[C_TYPE]);
     unsigned d0 = (csr[C_SHAPE] >> 16) & 0xff, d1 = (csr[C_SHAPE] >> 8) & 0xff, d2 = csr[C_SHAPE] & 0xff;
@@ -607,11 +644,11 @@ static int store_may_escape(uint32_t w, uint64_t t0, int *touches_arena)
             if (overlaps(lo, span, arena, arena_end)) {
                 *touches_arena = 1;
             }
-            if (!hits_forbidden(lo, span)) {
+            if (!hits(lo, span)) {
                 continue;
             }
             for (unsigned i = 0; i < d0; i++) {
-                if (hits_forbidden(first + (uint64_t)((int64_t)i * P), W)) {
+                if (hits(first + (uint64_t)((int64_t)i * P), W)) {
                     escape = 1;
                 }
             }
@@ -769,10 +806,14 @@ int main(int argc, char **argv)
         int is_mem = f3 == 0, st = is_mem && ((w >> 29) & 1);
         int touches_arena = 0;
 
-        if (st && store_may_escape(w, t0, &touches_arena)) {
+        if (st && mem_may_escape(w, t0, &touches_arena, hits_forbidden)) {
             t0 = 0x4000000000000000ULL + (rnd() & 0x0000fffffffff000ULL) + rn(4096);
             n_redirect++;
-            store_may_escape(w, t0, &touches_arena);
+            mem_may_escape(w, t0, &touches_arena, hits_forbidden);
+        } else if (is_mem && !st && mem_may_escape(w, t0, &touches_arena, hits_growth_room)) {
+            t0 = 0x4000000000000000ULL + (rnd() & 0x0000fffffffff000ULL) + rn(4096);
+            n_redirect++;
+            mem_may_escape(w, t0, &touches_arena, hits_growth_room);
         }
 
         int gpr_known = rsf == 0 || rsf == 5 || rsf == 6;
@@ -889,7 +930,7 @@ int main(int argc, char **argv)
     double secs = (t_end.tv_sec - t_start.tv_sec) + (t_end.tv_nsec - t_start.tv_nsec) / 1e9;
     printf("# outcomes: executed %lu, SIGILL %lu, SIGSEGV %lu, SIGBUS %lu, other %lu "
            "(%lu words in %.1f s)\n", n_exec, n_ill, n_segv, n_bus, n_other, it, secs);
-    printf("# %lu CSR writes, %lu stores redirected above the address space, %lu outcomes predicted "
+    printf("# %lu CSR writes, %lu loads and stores redirected above the address space, %lu outcomes predicted "
            "exactly (%lu xpose words with an unknown shape GPR), %lu stores and %lu loads data-checked\n",
            n_csrw, n_redirect, n_predicted, n_ill_unknown, n_store_checked, n_load_checked);
 
