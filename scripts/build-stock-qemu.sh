@@ -20,7 +20,6 @@ pristine=$("$TL_REPO/scripts/fetch-qemu.sh")
 base="$BUILD_DIR/stock"
 src="$base/patched-qemu"
 obj="$base/qemu"
-mesonpath="$CACHE_DIR/meson/root/usr/lib/python3/dist-packages"
 [ -n "$meson" ] || die "meson is missing; run 'make deps'"
 
 # The source copy: hard links into the pristine tree (never written: QEMU
@@ -36,34 +35,8 @@ if [ "$(cat "$src/.tl-stock" 2>/dev/null)" != "$pristine" ]; then
     mv "$src.new" "$src"
 fi
 
-cc=gcc cxx=g++
-if command -v ccache >/dev/null 2>&1; then
-    cc="ccache gcc" cxx="ccache g++"
-    export CCACHE_BASEDIR="$base" CCACHE_NOHASHDIR=true
-fi
-# The options of scripts/build-qemu.sh, so that both builds compile alike.
-config_args=(
-    --python=/usr/bin/python3
-    "--cc=$cc" "--cxx=$cxx"
-    --target-list=riscv64-softmmu,riscv64-linux-user
-    --disable-docs --disable-install-blobs --disable-download
-    --cross-cc-riscv64=riscv64-linux-gnu-gcc
-)
-want_stamp=$(printf '%s\n' "$src" "$pristine" "${config_args[@]}" | sha256sum | cut -d' ' -f1)
-if [ ! -f "$obj/build.ninja" ] || [ "$(cat "$obj/.tl-configured" 2>/dev/null)" != "$want_stamp" ]; then
-    log "configuring the unpatched QEMU in $obj"
-    rm -rf "$obj" && mkdir -p "$obj"
-    if ! (cd "$obj" && PYTHONPATH="$mesonpath" "$src/configure" "${config_args[@]}" >configure.log 2>&1); then
-        tail -n 15 "$obj/configure.log" >&2
-        die "configure of the unpatched QEMU failed (full log: $obj/configure.log); run 'make deps' if a library is missing"
-    fi
-    if [ -d "$mesonpath" ]; then
-        for sp in "$obj"/pyvenv/lib/python3*/site-packages; do
-            echo "$mesonpath" > "$sp/tl-qemu-meson.pth"
-        done
-    fi
-    echo "$want_stamp" > "$obj/.tl-configured"
-fi
+export CCACHE_BASEDIR="$base" CCACHE_NOHASHDIR=true
+qemu_configure "$src" "$obj" "the unpatched QEMU" "$pristine"
 log "building the unpatched qemu-riscv64 in $obj"
 ninja -C "$obj" qemu-riscv64 >"$obj/ninja.log" 2>&1 || {
     grep -E 'error|Error' "$obj/ninja.log" | head -n 20 >&2

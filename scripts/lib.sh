@@ -187,6 +187,46 @@ rv_download() {
 }
 
 
+# The configure options of every QEMU build here (TL-QEMU's, and the unpatched
+# one make bench compares it with), one per line, so that both compile alike.
+qemu_config_args() {
+    local cc=gcc cxx=g++
+    if command -v ccache >/dev/null 2>&1; then
+        cc="ccache gcc" cxx="ccache g++"
+    fi
+    printf '%s\n' --python=/usr/bin/python3 "--cc=$cc" "--cxx=$cxx" \
+        --target-list=riscv64-softmmu,riscv64-linux-user \
+        --disable-docs --disable-install-blobs --disable-download \
+        --cross-cc-riscv64=riscv64-linux-gnu-gcc
+}
+
+# qemu_configure SRC OBJ WHAT [STAMP...]: runs SRC's configure in OBJ with
+# qemu_config_args, unless OBJ was configured from SRC with the same options
+# (and the same STAMP words).  WHAT names the build in messages.
+qemu_configure() {
+    local src=$1 obj=$2 what=$3 want sp args
+    shift 3
+    local mesonpath="$CACHE_DIR/meson/root/usr/lib/python3/dist-packages"
+    mapfile -t args < <(qemu_config_args)
+    want=$(printf '%s\n' "$src" "$@" "${args[@]}" | sha256sum | cut -d' ' -f1)
+    if [ -f "$obj/build.ninja" ] && [ "$(cat "$obj/.tl-configured" 2>/dev/null)" = "$want" ]; then
+        return 0
+    fi
+    log "configuring $what in $obj"
+    rm -rf "$obj" && mkdir -p "$obj"
+    if ! (cd "$obj" && PYTHONPATH="$mesonpath" "$src/configure" "${args[@]}" >configure.log 2>&1); then
+        tail -n 15 "$obj/configure.log" >&2
+        die "configure of $what failed (full log: $obj/configure.log); run 'make deps' if a library is missing"
+    fi
+    # Let meson's automatic re-configuration (run by ninja) find the unpacked meson too.
+    if [ -d "$mesonpath" ]; then
+        for sp in "$obj"/pyvenv/lib/python3*/site-packages; do
+            echo "$mesonpath" > "$sp/tl-qemu-meson.pth"
+        done
+    fi
+    echo "$want" > "$obj/.tl-configured"
+}
+
 # tl_patched_tree PRISTINE DEST PATCHDIR [LINK=TARGET ...]
 # Makes DEST a copy of the source tree PRISTINE with the patches of PATCHDIR
 # (*.patch, in name order) applied and each LINK (a path inside DEST) made a
