@@ -103,11 +103,7 @@ set +e
 tl_linux_boot "$cpu" "$logf" "${append# }" "$smp"
 rc=$?
 
-pass=0 fail=0
-check() {
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+. "$TL_REPO/tests/tap.sh"
 echo "=== checks (console saved in $logf) ==="
 tl_console_checks "$logf" "$rc" "$mode"
 if [ "$mode" = traps ]; then

@@ -28,11 +28,7 @@ seed=${TL_API_SEED:-12345}
 examples=()   # every docs/examples/*.cpp (each needs a tl-example-NAME target in tests/api/meson.build)
 for f in "$TL_REPO"/docs/examples/*.cpp; do examples+=("$(basename "$f" .cpp)"); done
 
-pass=0 fail=0
-check() {   # check <0 if ok> <description>
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+. "$TL_REPO/tests/tap.sh"
 
 # ---- host build (Meson) ----
 meson=$("$TL_REPO/scripts/get-meson.sh")

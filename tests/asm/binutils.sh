@@ -41,24 +41,7 @@ inc="$TL_REPO/include"
 out="$BUILD_DIR/tests/asm-binutils"
 rm -rf "$out" && mkdir -p "$out"
 
-pass=0 fail=0
-check() {   # check <0 if ok> <description>
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
-show() {    # show <file>: indented, for a failing check
-    sed 's/^/#   /' "$1" | head -n 20
-}
-relay() {   # relay: turn ok/not ok lines of stdin into checks
-    local line
-    while IFS= read -r line; do
-        case "$line" in
-            "ok - "*) check 0 "${line#ok - }" ;;
-            "not ok - "*) check 1 "${line#not ok - }" ;;
-            *) echo "# $line" ;;
-        esac
-    done
-}
+. "$TL_REPO/tests/tap.sh"
 
 if [ ! -x "$AS" ] || [ ! -x "$OBJDUMP" ]; then
     check 1 "$AS is missing (build it with scripts/build-binutils.sh)"

@@ -29,14 +29,7 @@ out="$BUILD_DIR/tests/asm"
 mkdir -p "$out"
 rm -f "$out"/*.o "$out"/*.bin "$out"/*.txt "$out"/*.log "$out"/tl_enc_words "$out"/prog
 
-pass=0 fail=0
-check() {   # check <0 if ok> <description>
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
-show() {    # show <file>: indented, for a failing check
-    sed 's/^/#   /' "$1" | head -n 20
-}
+. "$TL_REPO/tests/tap.sh"
 
 # ---- 1. generated file is fresh ----
 "$PY" "$TL_REPO/scripts/gen-tl-asm.py" --check 2>"$out/gen.txt"
@@ -73,13 +66,7 @@ check $? "include/tl/tl_insn.h TL_ENC_* program builds ($HOST_CC) and runs"
 [ -s "$out/cc.txt" ] && show "$out/cc.txt"
 
 # one line per instruction: assembled word == tlref word == TL_ENC_* word
-while IFS= read -r line; do
-    case "$line" in
-        "ok - "*) check 0 "${line#ok - }" ;;
-        "not ok - "*) check 1 "${line#not ok - }" ;;
-        *) echo "# $line" ;;
-    esac
-done < <("$PY" "$src/check_words.py" compare "$src/test_asm.S" "$out/test_asm.bin" \
+relay < <("$PY" "$src/check_words.py" compare "$src/test_asm.S" "$out/test_asm.bin" \
             "$out/expected_tl_insn_h.txt" 2>&1)
 
 # ---- 3. bad operands are assembler errors ----
@@ -108,13 +95,7 @@ if [ -x "$qemu" ]; then
 
     timeout 60 "$qemu" -cpu rv64,xtl=on -d in_asm -D "$out/in_asm.log" "$out/prog" >"$out/prog.txt" 2>&1
     rc=$?
-    while IFS= read -r line; do          # each of the program's own checks is a check here
-        case "$line" in
-            "ok - "*) check 0 "prog: ${line#ok - }" ;;
-            "not ok - "*) check 1 "prog: ${line#not ok - }" ;;
-            *) echo "# prog: $line" ;;
-        esac
-    done <"$out/prog.txt"
+    relay "prog: " <"$out/prog.txt"     # each of the program's own checks is a check here
     read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out/prog.txt" | tail -n 1 | awk '{print $1, $3}')
     [ "$rc" -eq 0 ] && [ "${p:-0}" -gt 0 ] && [ "${f:-1}" -eq 0 ]
     check $? "prog under -cpu rv64,xtl=on exits 0 after ${p:-0} passed, ${f:-?} failed (exit $rc)"

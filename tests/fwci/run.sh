@@ -29,11 +29,7 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 cd "$w" || exit 1
 
-pass=0 fail=0
-check() {   # check <0 if ok> <description>
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+. "$TL_REPO/tests/tap.sh"
 run() { "$runner" --qemu "$qemu" "$@"; }
 
 # ---- images: the probes with the example project's runtime

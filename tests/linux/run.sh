@@ -15,17 +15,13 @@ set -uo pipefail
 tl_load_config
 . "$TL_REPO/scripts/linux-lib.sh"
 
-pass=0 fail=0
 setup_done=0
 trap 'if [ "$setup_done" = 0 ]; then echo "not ok - setup: kernel, OpenSBI, busybox and initramfs ready"; echo "0 passed, 1 failed"; fi' EXIT
 tl_linux_prepare tl
 tl_build_initramfs
 setup_done=1
 
-check() {   # check <0 if ok> <description>
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+. "$TL_REPO/tests/tap.sh"
 
 logdir="$BUILD_DIR/test-logs/linux"
 mkdir -p "$logdir"

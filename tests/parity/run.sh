@@ -41,11 +41,8 @@ work="$out/runs"
 mkdir -p "$out"
 rm -rf "$work" && mkdir -p "$work"
 
-pass=0 fail=0 skip=0
-check() {   # check <0 if ok> <description>
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+skip=0
+. "$TL_REPO/tests/tap.sh"
 skip_case() {   # skip_case <description> <reason>
     skip=$((skip + 1))
     echo "ok - $1 # SKIP $2"

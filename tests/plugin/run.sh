@@ -26,21 +26,10 @@ done
     die "python3-jsonschema is missing (apt-get install python3-jsonschema, or make deps)"
 rm -rf "$out" && mkdir -p "$out"
 
-pass=0 fail=0
-check() {   # check <0 if ok> <description>
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+. "$TL_REPO/tests/tap.sh"
 # compare <report.json> <expected.json> <label>: compare.py's lines are checks
 compare() {
-    local line
-    while IFS= read -r line; do
-        case "$line" in
-            "ok - "*) check 0 "${line#ok - }" ;;
-            "not ok - "*) check 1 "${line#not ok - }" ;;
-            *) echo "# $line" ;;
-        esac
-    done < <("$py" "$src/compare.py" "$@" 2>&1 || true)
+    relay < <("$py" "$src/compare.py" "$@" 2>&1 || true)
 }
 build() {   # build <output> <compiler and flags...>
     local bin=$1; shift
@@ -151,14 +140,7 @@ if [ "$nfw" -gt 0 ]; then
     "${report[@]}" merge "$out/fw/merged.json" "$out"/fw/[0-9]*.json
     "${report[@]}" summary "$out/fw/merged.json" >"$out/fw/summary.txt"
     sed -n '1,6p' "$out/fw/summary.txt" | sed 's/^/# /'
-    while IFS= read -r line; do
-        case "$line" in
-            "ok - "*) check 0 "firmware claim: ${line#ok - }" ;;
-            "not ok - "*) check 1 "firmware claim: ${line#not ok - }" ;;
-            *passed*failed) ;;
-            *) echo "# $line" ;;
-        esac
-    done < <("${report[@]}" check --claims "$src/firmware_claims.txt" "$out/fw/merged.json" 2>&1)
+    relay "firmware claim: " < <("${report[@]}" check --claims "$src/firmware_claims.txt" "$out/fw/merged.json" 2>&1)
 fi
 
 # 8. JSON reports against the schema; a broken report must fail.
@@ -239,12 +221,7 @@ EOF2
     else
         echo "not ok - Linux under the plugin: the report was written"
     fi | while IFS= read -r line; do echo "$line"; done >"$out/linux.checks"
-    while IFS= read -r line; do
-        case "$line" in
-            "ok - "*) check 0 "${line#ok - }" ;;
-            "not ok - "*) check 1 "${line#not ok - }" ;;
-        esac
-    done <"$out/linux.checks"
+    relay <"$out/linux.checks"
 else
     echo "# SKIP Linux boot under the plugin: the TL kernel, OpenSBI or busybox is not built (make check-linux builds them; not counted as a pass)"
 fi

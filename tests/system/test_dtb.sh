@@ -10,8 +10,7 @@ qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
 [ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi; }
+. "$TL_REPO/tests/tap.sh"
 
 for cpu in rv64,xtl=on max rv64 rv64,xtl=off; do
     dtb="$tmp/virt-${cpu//[,=]/_}.dtb"

@@ -13,8 +13,7 @@ qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
 elf=$("$TL_REPO/tests/system/build_guest.sh") || exit 1
 tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi; }
+. "$TL_REPO/tests/tap.sh"
 
 port=$((20000 + RANDOM % 20000))
 timeout 120 "$qemu" -M virt -bios none -cpu rv64,xtl=on -display none -serial "file:$tmp/uart.txt" \

@@ -11,8 +11,7 @@ qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
 [ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi; }
+. "$TL_REPO/tests/tap.sh"
 
 "$qemu" -M virt,tl-l1m-size=256K,tl-l0m-size=64K,dumpdtb="$tmp/a.dtb" -bios none -cpu rv64,xtl=on -nographic >/dev/null 2>&1
 l1=$(fdtget -t x "$tmp/a.dtb" /soc/tl-l1m@8000000 reg 2>&1)

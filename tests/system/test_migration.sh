@@ -13,8 +13,7 @@ elf=$("$TL_REPO/tests/system/build_guest.sh") || exit 1
 qmp="/usr/bin/python3 $TL_REPO/tests/system/qmp.py"
 tmp=$(mktemp -d)
 trap 'kill $src $dst 2>/dev/null; rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi; }
+. "$TL_REPO/tests/tap.sh"
 machine=(-M virt,tl-l1m-size=64K -bios none -cpu rv64,xtl=on -display none -kernel "$elf")
 
 timeout 120 "$qemu" "${machine[@]}" -serial "file:$tmp/uart-src.txt" -qmp "unix:$tmp/src.sock,server=on,wait=off" -S &

@@ -31,11 +31,7 @@ if [ ! -x "$prog" ] || [ "$src/test_fuzz.c" -nt "$prog" ] || [ "$src/tl_test.h" 
         "$src/test_fuzz.c" -o "$prog" || die "cannot compile test_fuzz.c"
 fi
 
-pass=0 fail=0
-check() {   # check <0 if ok> <description>
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+. "$TL_REPO/tests/tap.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -13,11 +13,7 @@ mkdir -p "$out"
 src="$TL_REPO/tests/user"
 CFLAGS=(-O2 -Wall -Werror -static -I"$TL_REPO/include" -I"$src")
 
-pass=0 fail=0
-check() {   # check <0 if ok> <description>
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"
-    else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+. "$TL_REPO/tests/tap.sh"
 
 for c in "$src"/*.c; do
     prog="$out/$(basename "$c" .c)"
