@@ -195,7 +195,7 @@ def main(argv):
         data = open(argv[3], "rb").read()
         cwords = [int(x, 16) for x in open(argv[4]).read().split()]
         asm = list(struct.unpack("<%dI" % (len(data) // 4), data[:len(data) // 4 * 4]))
-        ok = len(asm) == len(insns) and len(cwords) == len(insns) and len(data) % 4 == 0
+        ok = len(insns) > 0 and len(asm) == len(insns) and len(cwords) == len(insns) and len(data) % 4 == 0
         print("%s - word count: %d instruction lines, %d bytes of .text (%d words), %d TL_ENC_* words"
               % ("ok" if ok else "not ok", len(insns), len(data), len(asm), len(cwords)))
         for k, (no, text, f) in enumerate(insns):

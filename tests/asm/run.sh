@@ -66,8 +66,8 @@ check $? "include/tl/tl_insn.h TL_ENC_* program builds ($HOST_CC) and runs"
 [ -s "$out/cc.txt" ] && show "$out/cc.txt"
 
 # one line per instruction: assembled word == tlref word == TL_ENC_* word
-relay < <("$PY" "$src/check_words.py" compare "$src/test_asm.S" "$out/test_asm.bin" \
-            "$out/expected_tl_insn_h.txt" 2>&1)
+relay_cmd -- "$PY" "$src/check_words.py" compare "$src/test_asm.S" "$out/test_asm.bin" \
+    "$out/expected_tl_insn_h.txt"
 
 # ---- 3. bad operands are assembler errors ----
 for f in "$src"/bad/*.S; do
