@@ -7,8 +7,10 @@
 # and once on -cpu max with Debian 12's OpenSBI 1.1, which leaves
 # mstateen0.C clear: the kernel must refuse TL and user TL gets SIGILL.
 # Every TAP line of a guest program counts as one check, plus one check
-# per program that it exited 0 and per boot that the kernel booted in the
-# expected mode, survived without oops or warning, and powered off.
+# per program that it exited 0 (and that the console shows as many TAP lines
+# as its own "N passed, M failed" line counts) and per boot that the kernel
+# booted on the requested harts in the expected mode, survived without oops
+# or warning, and powered off.
 # Ends with "N passed, M failed".
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -28,19 +30,24 @@ mkdir -p "$logdir"
 seed=${TL_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 
 # Counts the TAP lines of each program section of console log $1 (label $2).
+# A program that ends with "N passed, M failed" must have shown N + M of them.
 count_sections() {
-    local log=$1 label=$2 name status line
+    local log=$1 label=$2 name status line ntap=0 summary=""
     name=""
     while IFS= read -r line; do
         case "$line" in
-            "tl-run: begin "*) name=${line#tl-run: begin } ;;
+            "tl-run: begin "*) name=${line#tl-run: begin } ntap=0 summary="" ;;
             "tl-run: end "*)
                 status=${line##* }
-                [ "$status" = 0 ]
-                check $? "$label: $name ran to completion (exit status $status)"
+                [ "$status" = 0 ] && { [ -z "$summary" ] || [ "$summary" -eq "$ntap" ]; }
+                check $? "$label: $name ran to completion (exit status $status${summary:+; $ntap TAP lines, its summary counts $summary})"
                 name="" ;;
+            [0-9]*" passed, "[0-9]*" failed")
+                [ -n "$name" ] && [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]] &&
+                    summary=$((BASH_REMATCH[1] + BASH_REMATCH[2])) ;;
             "ok "*|"not ok "*)
                 [ -n "$name" ] || continue
+                ntap=$((ntap + 1))
                 case "$line" in
                     ok*) check 0 "$label: $name: ${line#ok* - }" ;;
                     *) check 1 "$label: $name: ${line#not ok* - }" ;;
@@ -56,10 +63,10 @@ count_sections() {
     fi
 }
 
-boot_checks() {   # boot_checks <log> <rc> <label> <expected kernel line>
-    local log=$1 rc=$2 label=$3 want=$4
-    grep -q '^tl-init: Linux .* booted' "$log"
-    check $? "$label: the kernel booted and ran /init"
+boot_checks() {   # boot_checks <log> <rc> <label> <expected kernel line> <harts>
+    local log=$1 rc=$2 label=$3 want=$4 harts=$5
+    grep -q "^tl-init: Linux .* booted in .* s, $harts hart(s)" "$log"
+    check $? "$label: the kernel booted on $harts hart(s) and ran /init"
     grep -q "^tl-init: kernel: xtl: $want" "$log"
     check $? "$label: the kernel's boot log says 'xtl: $want'"
     ! grep -qE 'Kernel panic|Oops|BUG:|Unable to handle kernel|WARNING:|hung_task|soft lockup' "$log"
@@ -78,7 +85,7 @@ run_boot() {   # run_boot <cpu> <smp> <expected kernel line>
     echo "# $label: boot + tests + poweroff took $TL_BOOT_SECONDS s (exit status $rc)"
     grep -E '^# tl-isolation|ctxswitch|^tl-probe:' "$log" | sed "s/^/# $label: /"
     count_sections "$log" "$label"
-    boot_checks "$log" "$rc" "$label" "$want"
+    boot_checks "$log" "$rc" "$label" "$want" "$smp"
     if [ "$rc" -ne 0 ] || ! grep -q 'reboot: Power down' "$log"; then
         echo "# last console lines:"; tail -n 25 "$log" | sed 's/^/#   /'
     fi

@@ -4,6 +4,10 @@
  * a value of their own, then ITERS times yield the CPU and check that the
  * state is exactly theirs.  With --pin every worker runs on CPU 0, so they
  * keep taking the hart from each other; without it they also migrate.
+ * sched_yield() switches only when another task is ready on the same hart,
+ * so a worker the kernel never switched out (alone on its hart) then sleeps
+ * 1 ms at a time, checking after each sleep, until it has been switched
+ * out at least once; a worker that was never switched out fails.
  *
  *   tl-isolation [--pin] PROCS THREADS ITERS
  *
@@ -18,6 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tl_state.h"
@@ -28,14 +33,25 @@ struct worker {
     unsigned iters;
     int bad_iter;          /* first failing iteration, or -1 */
     int bad_item;          /* tl_state_compare result there */
+    unsigned sleeps;       /* 1 ms sleeps until the first context switch */
     long switches;         /* voluntary + involuntary context switches seen */
 };
+
+/* Context switches of the calling thread since *r0. */
+static long switches_since(const struct rusage *r0)
+{
+    struct rusage r1;
+
+    getrusage(RUSAGE_THREAD, &r1);
+    return (r1.ru_nvcsw - r0->ru_nvcsw) + (r1.ru_nivcsw - r0->ru_nivcsw);
+}
 
 static void *run_worker(void *arg)
 {
     struct worker *w = arg;
     struct tl_full_state *want = malloc(sizeof(*want)), *got = malloc(sizeof(*got));
-    struct rusage r0, r1;
+    const struct timespec ms = { 0, 1000000 };
+    struct rusage r0;
 
     if (w->pin) {
         cpu_set_t set;
@@ -47,8 +63,15 @@ static void *run_worker(void *arg)
     tl_state_write(want);
     w->bad_iter = -1;
     getrusage(RUSAGE_THREAD, &r0);
-    for (unsigned i = 0; i < w->iters && w->bad_iter < 0; i++) {
-        sched_yield();
+    for (unsigned i = 0; w->bad_iter < 0; i++) {
+        if (i < w->iters) {
+            sched_yield();
+        } else if (switches_since(&r0) == 0 && w->sleeps < 100) {
+            nanosleep(&ms, NULL);
+            w->sleeps++;
+        } else {
+            break;
+        }
         tl_state_read(got);
         int d = tl_state_compare(got, want);
         if (d) {
@@ -56,8 +79,7 @@ static void *run_worker(void *arg)
             w->bad_item = d;
         }
     }
-    getrusage(RUSAGE_THREAD, &r1);
-    w->switches = (r1.ru_nvcsw - r0.ru_nvcsw) + (r1.ru_nivcsw - r0.ru_nivcsw);
+    w->switches = switches_since(&r0);
     free(want);
     free(got);
     return NULL;
@@ -92,15 +114,21 @@ static int run_process(unsigned first_id, unsigned threads, unsigned iters, int 
         pthread_join(t[k], NULL);
     }
     for (unsigned k = 0; k < threads; k++) {
-        char what[64] = "";
+        char what[64], verdict[96] = "intact every time", sleeps[32] = "";
+        int ok = w[k].bad_iter < 0 && w[k].switches > 0;
         if (w[k].bad_iter >= 0) {
             describe(what, sizeof(what), w[k].bad_item);
-            bad++;
+            snprintf(verdict, sizeof(verdict), "WRONG: %s changed", what);
+        } else if (w[k].switches == 0) {
+            snprintf(verdict, sizeof(verdict), "never checked after a context switch");
         }
-        printf("%s - worker %u (pid %d, thread %u): %u yields, %ld context switches, whole TL "
-               "state %s%s%s\n", w[k].bad_iter < 0 ? "ok" : "not ok", w[k].id, getpid(), k,
-               iters, w[k].switches, w[k].bad_iter < 0 ? "intact every time" : "WRONG: ",
-               what, w[k].bad_iter < 0 ? "" : " changed");
+        if (w[k].sleeps) {
+            snprintf(sleeps, sizeof(sleeps), ", %u sleeps", w[k].sleeps);
+        }
+        bad += !ok;
+        printf("%s - worker %u (pid %d, thread %u): %u yields%s, %ld context switches, whole TL "
+               "state %s\n", ok ? "ok" : "not ok", w[k].id, getpid(), k, iters, sleeps,
+               w[k].switches, verdict);
         fflush(stdout);
     }
     return bad;
