@@ -21,8 +21,9 @@ c1=$(fdtget "$tmp/a.dtb" /soc/tl-l1m@8000000 compatible 2>&1)
 check $? "tl-l1m-size=256K: node /soc/tl-l1m@8000000, compatible tl-qemu,l1m, reg <0 0x8000000 0 0x40000> (got '$c1' '$l1')"
 [ "$l0" = "0 9000000 0 10000" ]; check $? "tl-l0m-size=64K: node /soc/tl-l0m@9000000 reg <0 0x9000000 0 0x10000> (got '$l0')"
 
-"$qemu" -M virt,dumpdtb="$tmp/b.dtb" -bios none -cpu rv64,xtl=on -nographic >/dev/null 2>&1
-! fdtget "$tmp/b.dtb" /soc/tl-l1m@8000000 reg >/dev/null 2>&1 && ! fdtget "$tmp/b.dtb" /soc/tl-l0m@9000000 reg >/dev/null 2>&1
+"$qemu" -M virt,dumpdtb="$tmp/b.dtb" -bios none -cpu rv64,xtl=on -nographic >/dev/null 2>&1 &&
+    fdtget "$tmp/b.dtb" /soc compatible >/dev/null 2>&1 &&
+    ! fdtget "$tmp/b.dtb" /soc/tl-l1m@8000000 reg >/dev/null 2>&1 && ! fdtget "$tmp/b.dtb" /soc/tl-l0m@9000000 reg >/dev/null 2>&1
 check $? "without the properties there are no L1M/L0M nodes"
 
 for bad in 3000 32M; do
