@@ -15,8 +15,13 @@ if grep -q '^test-plugins:' <<<"$targets"; then
 fi
 log=$(mktemp)
 make -C "$obj" -k run-tcg-tests-riscv64-linux-user 2>&1 | tee "$log" | grep -E '^ +(TEST|RUN|BUILD)|Error|FAIL' 
+rc=${PIPESTATUS[0]}
 ran=$(grep -cE '^ +TEST ' "$log")
 failed=$(grep -cE '^make.*\*\*\* \[.*run-' "$log")
+if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    tail -n 30 "$log"
+    failed=1    # make failed (a test that did not build, say) without a failed run
+fi
 echo "QEMU riscv64-linux-user TCG tests: $ran run, $failed failed"
 echo "$((ran - failed)) passed, $failed failed"
 rm -f "$log"
