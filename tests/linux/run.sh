@@ -32,11 +32,11 @@ seed=${TL_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 # Counts the TAP lines of each program section of console log $1 (label $2).
 # A program that ends with "N passed, M failed" must have shown N + M of them.
 count_sections() {
-    local log=$1 label=$2 name status line ntap=0 summary=""
+    local log=$1 label=$2 name status line ntap=0 summary="" sections=0
     name=""
     while IFS= read -r line; do
         case "$line" in
-            "tl-run: begin "*) name=${line#tl-run: begin } ntap=0 summary="" ;;
+            "tl-run: begin "*) name=${line#tl-run: begin } ntap=0 summary="" sections=$((sections + 1)) ;;
             "tl-run: end "*)
                 status=${line##* }
                 [ "$status" = 0 ] && { [ -z "$summary" ] || [ "$summary" -eq "$ntap" ]; }
@@ -60,6 +60,9 @@ count_sections() {
     done < "$log"
     if [ -n "$name" ]; then
         check 1 "$label: $name ran to completion (no end marker: it hung or the kernel died)"
+    fi
+    if [ "$sections" -eq 0 ]; then
+        check 1 "$label: /init ran the test programs (no 'tl-run: begin' on the console)"
     fi
 }
 
