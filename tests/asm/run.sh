@@ -56,7 +56,8 @@ syms=$(riscv64-linux-gnu-nm "$out/test_asm.o" 2>&1 | grep -v ' T tl_asm_test$')
 check $? "no helper symbol reaches the object file (nm shows only tl_asm_test)"
 [ -n "$syms" ] && printf '#   %s\n' "$syms" | head -n 5
 
-"$PY" "$src/check_words.py" pairs "$src/test_asm.S" >"$out/expected_tlref.txt"
+"$PY" "$src/check_words.py" pairs "$src/test_asm.S" >"$out/expected_tlref.txt" &&
+    [ -s "$out/expected_tlref.txt" ]
 check $? "tlref.py encodes every line of test_asm.S ($(wc -l <"$out/expected_tlref.txt") pairs in $out/expected_tlref.txt)"
 
 "$PY" "$src/check_words.py" cprog "$src/test_asm.S" "$out/tl_enc_words.c" &&
