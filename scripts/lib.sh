@@ -37,152 +37,216 @@ need_tool() {
         die "'$1' is not installed; run 'make deps' (or: apt-get install $2)"
 }
 
-# apt-get with a private configuration under $CACHE_DIR/apt: other Debian
-# suites are reached without touching the machine's /etc/apt.
-private_apt_dir() { printf '%s/apt' "$CACHE_DIR"; }
+# ---- private apt trees ----
+# Other Debian suites and architectures are reached through apt trees of our
+# own under $CACHE_DIR (never the machine's /etc/apt).  A tree DIR holds one
+# state per sources.list text (DIR/state/KEY: sources.list, lists, cache,
+# and "verified" when those lists came from an update in which every index
+# matched its signed Release file) and DIR/current, the state in use.
+# An update goes to a copy of the lists, which replaces them only when every
+# index verified: a mirror caught in the middle of a sync never damages lists
+# verified before, and those are used (with a note) until it has finished.
+# Nothing ever bypasses apt's signature and hash checks.
 
-private_apt_opts() {
-    local d
-    d=$(private_apt_dir)
+debian_mirror() { printf '%s' "${DEBIAN_MIRROR:-http://deb.debian.org/debian}"; }
+
+# The keyring the private trees accept Release files signed with (DEBIAN_KEYRING
+# for a mirror of one's own that is signed with another key).
+debian_keyring() {
+    local k=${DEBIAN_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+    [ -f "$k" ] || {
+        [ -n "${DEBIAN_KEYRING:-}" ] && die "DEBIAN_KEYRING=$k does not exist"
+        die "Debian archive keyring missing; run: apt-get install debian-archive-keyring"
+    }
+    printf '%s' "$k"
+}
+
+# apt_tree_opts DIR [LISTS]: the apt-get options of tree DIR's current state
+# (its lists, or the lists directory LISTS).
+apt_tree_opts() {
+    local d=$1 lists=${2:-$1/current/lists}
     printf '%s\n' \
-        -o "Dir::Etc::SourceList=$d/sources.list" \
-        -o "Dir::Etc::SourceParts=$d/sources.list.d" \
-        -o "Dir::State::Lists=$d/lists" \
-        -o "Dir::State::status=$d/status" \
-        -o "Dir::Cache=$d/cache" \
-        -o "Debug::NoLocking=1" \
-        -o "APT::Sandbox::User=root"
-}
-
-# Sets up the private apt tree and refreshes its package lists at most once a day.
-private_apt_update() {
-    local d mirror
-    d=$(private_apt_dir)
-    mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-    mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources.list.d"
-    touch "$d/status"
-    local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-    [ -f "$keyring" ] || die "Debian archive keyring missing; run: apt-get install debian-archive-keyring"
-    cat > "$d/sources.list.new" <<SRC
-deb-src [signed-by=$keyring] $mirror trixie main
-deb [signed-by=$keyring] $mirror bookworm-backports main
-SRC
-    if ! cmp -s "$d/sources.list.new" "$d/sources.list" 2>/dev/null; then
-        mv "$d/sources.list.new" "$d/sources.list"
-        rm -f "$d/updated.stamp"
-    else
-        rm -f "$d/sources.list.new"
-    fi
-    if [ -n "$(find "$d/updated.stamp" -mmin -1440 2>/dev/null)" ]; then
-        return 0
-    fi
-    log "refreshing private apt lists in $d (trixie sources, bookworm-backports)"
-    apt_update_checked private_apt_opts "$d" "$mirror" "Debian trixie sources / bookworm-backports"
-}
-
-# apt-get update with the options printed by function $1, log in $2/update.log.
-# apt-get update exits 0 even when an index could not be fetched, so the log
-# is checked.  An index that does not match the mirror's signed Release file
-# (a mirror caught in the middle of a sync) is retried a few times: apt rightly
-# refuses to use it.  Returns 0 when every index verified, 2 when the mirror's
-# index kept failing verification, 1 on any other failure.
-apt_update_try() {
-    local optsfn=$1 d=$2 attempt
-    for attempt in 1 2 3; do
-        # shellcheck disable=SC2046
-        if apt-get $("$optsfn") -q update >"$d/update.log" 2>&1 &&
-           ! grep -qE '^(Err:|E:|W: Failed to fetch|W: Some index files failed)' "$d/update.log"; then
-            touch "$d/updated.stamp"
-            return 0
-        fi
-        grep -qE 'unexpected size|Hash Sum mismatch|Mirror sync in progress' "$d/update.log" || return 1
-        [ "$attempt" -lt 3 ] && { log "the mirror's index does not match its Release file yet; retrying in $((attempt * 20)) s"; sleep $((attempt * 20)); }
-    done
-    return 2
-}
-
-# apt_update_try, ending the script with one clear error line on failure.
-apt_update_checked() {
-    local optsfn=$1 d=$2 mirror=$3 what=$4 r=0
-    apt_update_try "$optsfn" "$d" || r=$?
-    case $r in
-        0) return 0 ;;
-        2) die "$mirror serves a $what package index that does not match its signed Release file (mirror sync in progress; see $d/update.log); retry later or set DEBIAN_MIRROR to another Debian mirror" ;;
-        *) die "apt-get update for $what failed (see $d/update.log); check network access to $mirror (or set DEBIAN_MIRROR)" ;;
-    esac
-}
-
-# ---- a second private apt tree, for Debian trixie's riscv64 (and "all")
-# binary packages: the stock Linux kernel, firmware for QEMU's tests ----
-
-rv_apt_dir() { printf '%s/apt-riscv64' "$CACHE_DIR"; }
-
-rv_apt_opts() {
-    local d
-    d=$(rv_apt_dir)
-    printf '%s\n' \
-        -o "APT::Architecture=riscv64" \
-        -o "APT::Architectures=riscv64" \
-        -o "Dir::Etc::SourceList=$d/sources.list" \
+        -o "Dir::Etc::SourceList=$d/current/sources.list" \
         -o "Dir::Etc::SourceParts=$d/sources.list.d" \
         -o "Dir::Etc::Preferences=$d/preferences" \
         -o "Dir::Etc::PreferencesParts=$d/preferences.d" \
-        -o "Dir::State::Lists=$d/lists" \
+        -o "Dir::State::Lists=$lists" \
         -o "Dir::State::status=$d/status" \
-        -o "Dir::Cache=$d/cache" \
+        -o "Dir::Cache=$d/current/cache" \
         -o "Acquire::Languages=none" \
         -o "Debug::NoLocking=1" \
         -o "APT::Sandbox::User=root"
 }
 
-# The Debian suites the riscv64 binary packages come from, in order of
-# preference: Debian 13, then Debian testing when the mirror's trixie index
-# does not verify against its signed Release file (apt never uses an index
-# that does not).  RV_SUITES overrides the list.
-rv_suites() { printf '%s\n' ${RV_SUITES:-trixie forky}; }
-
-# The suite the riscv64 apt tree currently uses (after rv_apt_update).
-rv_suite() { cat "$(rv_apt_dir)/suite" 2>/dev/null || echo trixie; }
-
-# Sets up the private riscv64 apt tree; refreshes its lists at most once a day.
-rv_apt_update() {
-    local d mirror suite r keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-    d=$(rv_apt_dir)
-    mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-    need_tool apt-get apt
-    [ -f "$keyring" ] || die "Debian archive keyring missing; run: apt-get install debian-archive-keyring"
-    mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources.list.d" "$d/preferences.d"
-    touch "$d/status"
-    if [ -f "$d/sources.list" ] && [ -n "$(find "$d/updated.stamp" -mmin -1440 2>/dev/null)" ] &&
-       grep -qx "deb \[arch=riscv64 signed-by=$keyring\] $mirror $(rv_suite) main" "$d/sources.list"; then
-        return 0
-    fi
-    for suite in $(rv_suites); do
-        printf 'deb [arch=riscv64 signed-by=%s] %s %s main\n' "$keyring" "$mirror" "$suite" > "$d/sources.list"
-        rm -f "$d/updated.stamp"
-        log "refreshing the private riscv64 apt lists in $d (Debian $suite, riscv64)"
-        r=0
-        apt_update_try rv_apt_opts "$d" || r=$?
-        if [ "$r" -eq 0 ]; then
-            echo "$suite" > "$d/suite"
-            return 0
-        fi
-        [ "$r" -eq 2 ] || die "apt-get update for Debian $suite riscv64 failed (see $d/update.log); check network access to $mirror (or set DEBIAN_MIRROR)"
-        log "$mirror serves a Debian $suite riscv64 index that does not match its signed Release file (mirror sync in progress); trying the next suite"
-    done
-    die "no Debian suite of '$(rv_suites | tr '\n' ' ')' has a riscv64 index on $mirror that matches its signed Release file (mirror sync in progress; see $d/update.log); retry later or set DEBIAN_MIRROR to another Debian mirror"
+# The state directory of sources.list text $2 in tree $1.
+apt_tree_state() {
+    printf '%s/state/%s' "$1" "$(printf '%s\n' "$2" | sha256sum | cut -c1-16)"
 }
 
-# Downloads package $1 into $2 (a directory); prints the .deb path.
+# apt_tree_select DIR STATE: makes STATE (a directory of DIR/state) current.
+apt_tree_select() {
+    ln -sfn "state/$(basename "$2")" "$1/current"
+}
+
+# Trees written before states existed (DIR/sources.list, DIR/lists,
+# DIR/updated.stamp) become a state, verified when their update stamp was.
+apt_tree_migrate() {
+    local d=$1 s
+    [ -f "$d/sources.list" ] && [ -d "$d/lists" ] && [ ! -e "$d/current" ] || return 0
+    s=$(apt_tree_state "$d" "$(cat "$d/sources.list")")
+    mkdir -p "$s"
+    mv "$d/sources.list" "$s/sources.list" && mv "$d/lists" "$s/lists"
+    if [ -f "$d/updated.stamp" ]; then
+        echo "migrated" > "$s/verified" && touch -r "$d/updated.stamp" "$s/verified"
+    fi
+    rm -rf "$d/updated.stamp" "$d/cache" "$d/suite"
+    apt_tree_select "$d" "$s"
+}
+
+# apt_tree_update DIR OPTSFN SOURCES: makes the state of SOURCES (sources.list
+# text) current and, unless its lists verified within a day, updates them
+# (OPTSFN prints the tree's apt-get options; it is given the lists directory).
+# Returns 0 when the current state's lists verified (just now or within a
+# day), 2 when the mirror served an index that does not match its signed
+# Release file (a sync in progress), 1 on any other failure (network, ...).
+# On failure the state keeps the lists it verified before, if any.
+apt_tree_update() {
+    local d=$1 optsfn=$2 sources=$3 s attempt
+    apt_tree_migrate "$d"
+    s=$(apt_tree_state "$d" "$sources")
+    mkdir -p "$s/lists/partial" "$s/cache/archives/partial" "$d/sources.list.d" "$d/preferences.d"
+    touch "$d/status"
+    printf '%s\n' "$sources" > "$s/sources.list"
+    apt_tree_select "$d" "$s"
+    [ -z "$(find "$s/verified" -mmin -1440 2>/dev/null)" ] || return 0
+    for attempt in 1 2 3; do
+        rm -rf "$s/lists.new" && cp -a "$s/lists" "$s/lists.new"
+        # apt-get update exits 0 even when an index could not be fetched, so the log is checked.
+        # shellcheck disable=SC2046
+        if apt-get $("$optsfn" "$s/lists.new") -q update >"$s/update.log" 2>&1 &&
+           ! grep -qE '^(Err:|E:|W: Failed to fetch|W: Some index files failed)' "$s/update.log"; then
+            rm -rf "$s/lists" && mv "$s/lists.new" "$s/lists"
+            rm -f "$s/cache/"*.bin
+            date -u '+%Y-%m-%d %H:%M UTC' > "$s/verified"
+            return 0
+        fi
+        rm -rf "$s/lists.new"
+        grep -qE 'unexpected size|Hash Sum mismatch|Mirror sync in progress|does not match' "$s/update.log" || return 1
+        [ "$attempt" -lt 3 ] && { log "the mirror's index does not match its Release file yet; retrying in $((attempt * ${TL_APT_RETRY_DELAY:-20})) s"; sleep $((attempt * ${TL_APT_RETRY_DELAY:-20})); }
+    done
+    return 2
+}
+
+# apt_tree_fallback DIR WHY: makes the most recently verified state of DIR
+# current (its lists are the last ones that matched a signed Release file),
+# logging WHY; returns 1 when DIR has none.
+apt_tree_fallback() {
+    local d=$1 why=$2 v best=
+    for v in "$d"/state/*/verified; do
+        [ -f "$v" ] || continue
+        if [ -z "$best" ] || [ "$v" -nt "$best" ]; then best=$v; fi
+    done
+    [ -n "$best" ] || return 1
+    apt_tree_select "$d" "$(dirname "$best")"
+    log "$why; using the package lists verified on $(cat "$best") ($(awk '{print $(NF-1)}' "$(dirname "$best")/sources.list" | head -n 1))"
+}
+
+# ---- the tree for Debian's source packages (trixie) and meson (bookworm-backports)
+
+private_apt_dir() { printf '%s/apt' "$CACHE_DIR"; }
+
+private_apt_opts() { apt_tree_opts "$(private_apt_dir)" "$@"; }
+
+private_apt_update() {
+    local d mirror keyring r=0
+    d=$(private_apt_dir)
+    mirror=$(debian_mirror)
+    keyring=$(debian_keyring)
+    need_tool apt-get apt
+    apt_tree_update "$d" private_apt_opts "$(printf '%s\n' \
+        "deb-src [signed-by=$keyring] $mirror trixie main" \
+        "deb [signed-by=$keyring] $mirror bookworm-backports main")" || r=$?
+    [ "$r" -eq 0 ] && return 0
+    case $r in
+        2) apt_tree_fallback "$d" "$mirror serves a package index that does not match its signed Release file (mirror sync in progress)" && return 0
+           die "$mirror serves a Debian trixie sources / bookworm-backports index that does not match its signed Release file (mirror sync in progress; see $d/current/update.log), and no verified copy is cached; retry later or set DEBIAN_MIRROR to another Debian mirror" ;;
+        *) apt_tree_fallback "$d" "apt-get update of $mirror failed" && return 0
+           die "apt-get update for Debian trixie sources / bookworm-backports failed (see $d/current/update.log), and no verified copy is cached; check network access to $mirror (or set DEBIAN_MIRROR)" ;;
+    esac
+}
+
+# ---- the tree for Debian's riscv64 (and "all") binary packages: the stock
+# Linux kernel, firmware for QEMU's tests, programs nobody here wrote ----
+
+rv_apt_dir() { printf '%s/apt-riscv64' "$CACHE_DIR"; }
+
+rv_apt_opts() {
+    printf '%s\n' -o "APT::Architecture=riscv64" -o "APT::Architectures=riscv64"
+    apt_tree_opts "$(rv_apt_dir)" "$@"
+}
+
+# The Debian suites the riscv64 binary packages come from, in order of
+# preference: Debian 13, then Debian testing when the mirror's trixie index
+# does not verify against its signed Release file.  RV_SUITES overrides the list.
+rv_suites() { printf '%s\n' ${RV_SUITES:-trixie forky}; }
+
+# The suite of the riscv64 tree's current state (after rv_apt_update).
+rv_suite() { awk '{print $(NF-1); exit}' "$(rv_apt_dir)/current/sources.list" 2>/dev/null || echo trixie; }
+
+# Makes the riscv64 tree's current state one whose lists verified: the first
+# suite of rv_suites that verifies now (or did within a day), else the lists
+# verified most recently.  Without any, one error line.
+rv_apt_update() {
+    local d mirror keyring suite r=0 why=
+    d=$(rv_apt_dir)
+    mirror=$(debian_mirror)
+    keyring=$(debian_keyring)
+    need_tool apt-get apt
+    for suite in $(rv_suites); do
+        r=0
+        apt_tree_update "$d" rv_apt_opts "deb [arch=riscv64 signed-by=$keyring] $mirror $suite main" || r=$?
+        [ "$r" -eq 0 ] && return 0
+        if [ "$r" -eq 2 ]; then
+            why="$mirror serves a Debian $suite riscv64 index that does not match its signed Release file (mirror sync in progress)"
+            log "$why; trying the next suite"
+        else
+            why="apt-get update of Debian $suite riscv64 from $mirror failed (see $d/current/update.log)"
+            break
+        fi
+    done
+    apt_tree_fallback "$d" "$why" && return 0
+    if [ "$r" -eq 2 ]; then
+        die "no Debian suite of '$(rv_suites | tr '\n' ' ')' has a riscv64 index on $mirror that matches its signed Release file (mirror sync in progress), and no verified copy is cached; retry later or set DEBIAN_MIRROR to another Debian mirror"
+    fi
+    die "$why, and no verified copy is cached; check network access to $mirror (or set DEBIAN_MIRROR)"
+}
+
+# rv_download PACKAGE DIR: the riscv64 (or "all") .deb of PACKAGE's candidate
+# version in DIR, downloaded unless DIR already holds a file with the SHA-256
+# the verified index gives; prints its path.
 rv_download() {
-    local pkg=$1 dir=$2 deb
+    local pkg=$1 dir=$2 info file sum deb got
     mkdir -p "$dir"
-    log "downloading $pkg (riscv64, Debian $(rv_suite))"
     # shellcheck disable=SC2046
-    (cd "$dir" && apt-get $(rv_apt_opts) -q download "$pkg" >"$dir/download-$pkg.log" 2>&1) ||
+    info=$(apt-cache $(rv_apt_opts) show --no-all-versions "$pkg" 2>/dev/null) ||
+        die "the riscv64 package '$pkg' is not in Debian $(rv_suite)"
+    file=$(sed -n 's/^Filename: //p' <<<"$info" | head -n 1)
+    sum=$(sed -n 's/^SHA256: //p' <<<"$info" | head -n 1)
+    [ -n "$file" ] && [ -n "$sum" ] || die "the index entry of '$pkg' has no Filename or SHA256; delete $(rv_apt_dir) and rerun"
+    deb="$dir/$(basename "$file")"
+    if [ -f "$deb" ] && [ "$(sha256sum < "$deb" | cut -d' ' -f1)" = "$sum" ]; then
+        printf '%s\n' "$deb"
+        return 0
+    fi
+    log "downloading $pkg (riscv64, Debian $(rv_suite))"
+    rm -rf "$dir/.download" && mkdir -p "$dir/.download"
+    # shellcheck disable=SC2046
+    (cd "$dir/.download" && apt-get $(rv_apt_opts) -q download "$pkg" >"$dir/download-$pkg.log" 2>&1) ||
         die "could not download the riscv64 package '$pkg' (see $dir/download-$pkg.log); check network access to the Debian mirror, then rerun"
-    deb=$(ls -t "$dir/${pkg}"_*_riscv64.deb "$dir/${pkg}"_*_all.deb 2>/dev/null | head -n 1 || true)
-    [ -n "$deb" ] || die "apt-get download '$pkg' produced no .deb in $dir (see $dir/download-$pkg.log); delete $(rv_apt_dir) and rerun"
+    got=$(ls "$dir"/.download/*.deb 2>/dev/null | head -n 1 || true)
+    [ -n "$got" ] && [ "$(sha256sum < "$got" | cut -d' ' -f1)" = "$sum" ] ||
+        die "apt-get download '$pkg' gave no .deb with the SHA-256 of the index (see $dir/download-$pkg.log); delete $(rv_apt_dir) and rerun"
+    mv "$got" "$deb" && rm -rf "$dir/.download"
     printf '%s\n' "$deb"
 }
 
