@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Parity of qemu-riscv64's CPUs for programs that never use TL: each program
-# below runs under the default CPU (no -cpu), -cpu max (both with xtl on)
-# and -cpu rv64 (no xtl); its stdout, stderr and exit status must be the
-# same under the three and, where the program is deterministic, equal to
-# the expected transcript of tests/parity/expected/.  One unit = one
-# program run (with its arguments) under the three CPUs.
+# Parity of TL-QEMU with stock QEMU for programs that never use TL: each
+# program below runs under an unpatched qemu-riscv64 built from the same
+# source with the same options (scripts/build-stock-qemu.sh) and under
+# TL-QEMU's qemu-riscv64, side by side, with the default CPU (TL-QEMU's has
+# xtl on), -cpu max (xtl on) and -cpu rv64 (xtl off); for each CPU TL-QEMU's
+# stdout, stderr and exit status must equal stock QEMU's.  As a second,
+# independent check, the output under TL-QEMU's default CPU must equal the
+# expected transcript of tests/parity/expected/ (or one made at run time
+# from an independent source) where the program's output is fixed.
+# One unit = one program run (with its arguments) under the six QEMU/CPU
+# combinations.
 #
 # The programs were written by others:
 #  - BusyBox 1.37 built from Debian's source with Debian's busybox-static
@@ -14,16 +19,22 @@
 #  - Debian's riscv64 glibc (libc6-riscv64-cross: ld.so and libc.so.6 run
 #    as programs, and the dynamic loader and libc of the C programs below).
 #    The expected version line comes from the host's package database.
-#  - Debian 13's riscv64 python3.13-minimal, perl-base and coreutils from
-#    the private riscv64 apt configuration (scripts/lib.sh); when that
-#    index cannot be verified these cases print "# SKIP" and are counted as
-#    skipped, never passed.
+#  - Debian 13's riscv64 binary packages from the private riscv64 apt
+#    configuration (scripts/lib.sh): python3.13 (its own test modules),
+#    perl, coreutils, grep, sed, gzip, xz, sqlite3.  Their expected output
+#    comes from the host's own tools on the same input where one exists.
+#    When no verified riscv64 index (and no copy unpacked before) is
+#    available these cases print "# SKIP" with the reason and are counted
+#    as skipped, never passed.
 # and signal-heavy C programs (tests/parity/progs/*.c: sigaltstack of
 # SIGSTKSZ and MINSIGSTKSZ bytes, nested signals, signals in threads, kill
 # and alarm of children, stack-overflow handlers, signals interrupting
 # floating-point code and system calls), compiled with Debian's cross gcc
 # against Debian's riscv64 glibc; their expected output is what the
 # programs print on Linux (POSIX semantics, written by hand).
+#
+# PARITY_QEMU=PATH runs another build in TL-QEMU's place (to show that the
+# group fails when a build behaves differently).
 # Ends with "N passed, M failed, K skipped".
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -31,8 +42,9 @@ tl_load_config
 need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 need_tool dash dash
 
-qemu="$BUILD_DIR/qemu/qemu-riscv64"
+qemu=${PARITY_QEMU:-$BUILD_DIR/qemu/qemu-riscv64}
 [ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+stock=$("$TL_REPO/scripts/build-stock-qemu.sh") || die "cannot build the unpatched qemu-riscv64 (see above)"
 sysroot=/usr/riscv64-linux-gnu
 [ -f "$sysroot/lib/libc.so.6" ] || die "Debian's riscv64 glibc is missing; run: apt-get install libc6-riscv64-cross libc6-dev-riscv64-cross"
 src="$TL_REPO/tests/parity"
@@ -49,6 +61,8 @@ skip_case() {   # skip_case <description> <reason>
 }
 
 busybox=$("$TL_REPO/scripts/build-busybox.sh") || die "cannot build busybox (see above)"
+echo "# TL-QEMU:    $qemu ($("$qemu" --version | head -n 1))"
+echo "# stock QEMU: $stock ($("$stock" --version | head -n 1))"
 
 # ---- the C programs ----
 for c in "$src"/progs/*.c; do
@@ -61,46 +75,65 @@ for c in "$src"/progs/*.c; do
 done
 
 # transcript <dir>: stdout, stderr and exit status of one run, as one text
+# (passed through the case's CASE_NORMALIZE sed script, if any)
 transcript() {
-    cat "$1/stdout"
-    echo "--- stderr"
-    cat "$1/stderr"
-    echo "--- exit status $(cat "$1/status")"
+    {
+        cat "$1/stdout"
+        echo "--- stderr"
+        cat "$1/stderr"
+        echo "--- exit status $(cat "$1/status")"
+    } | if [ -n "${CASE_NORMALIZE:-}" ]; then LC_ALL=C sed -E "$CASE_NORMALIZE"; else cat; fi
+}
+
+# summary <dir>: exit status, sizes and a digest of one run, for the side-by-side lines
+summary() {
+    printf 'exit %s, %s B out, %s B err, %s' "$(cat "$1/status")" "$(wc -c < "$1/stdout")" \
+        "$(wc -c < "$1/stderr")" "$(cut -c1-12 < "$1/digest")"
 }
 
 cpus=(default max rv64)
-# run_case <name> <expected> <qemu arguments...>
+# [CASE_STDIN=FILE] [CASE_NORMALIZE=SED] run_case <name> <expected> <qemu arguments...>
+#   Runs the program under stock QEMU and TL-QEMU with each CPU of $cpus
+#   (stdin: /dev/null or CASE_STDIN) and compares the transcripts per CPU
+#   (after CASE_NORMALIZE, a sed -E script for output that varies from run
+#   to run, such as elapsed times).
 #   expected: a file of tests/parity/expected/ (a transcript), "-" when the
-#   output is not fixed (then only the three runs are compared),
+#   output is not fixed (then only stock QEMU and TL-QEMU are compared),
 #   "file:PATH" for a transcript made at run time from an independent source,
 #   or "head:PATH" for the first lines of stdout, made at run time.
 run_case() {
-    local name=$1 expected=$2 cpu dir args r ok=0 why=()
+    local name=$1 expected=$2 cpu dir args r ok=0 why=() which emu
     shift 2
     echo "# $name: qemu-riscv64 [-cpu max|rv64] ${*#"$TL_REPO/"}"
     for cpu in "${cpus[@]}"; do
-        dir="$work/$name/$cpu"
-        mkdir -p "$dir/cwd"
-        args=()
-        [ "$cpu" = default ] || args=(-cpu "$cpu")
-        (cd "$dir/cwd" && TMPDIR="$dir/cwd" timeout -k 5 "${PARITY_TIMEOUT:-120}" \
-            "$qemu" "${args[@]}" "$@" </dev/null >"$dir/stdout" 2>"$dir/stderr")
-        r=$?
-        echo "$r" > "$dir/status"
-        if [ "$r" -eq 124 ]; then
-            why+=("hung under $cpu (killed after ${PARITY_TIMEOUT:-120} s)")
-        fi
-        transcript "$dir" > "$dir/transcript"
-    done
-    for cpu in max rv64; do
-        if ! cmp -s "$work/$name/default/transcript" "$work/$name/$cpu/transcript"; then
+        for which in stock tl; do
+            emu=$qemu
+            [ "$which" = tl ] || emu=$stock
+            dir="$work/$name/$which-$cpu"
+            mkdir -p "$dir/cwd"
+            args=()
+            [ "$cpu" = default ] || args=(-cpu "$cpu")
+            (cd "$dir/cwd" && TMPDIR="$dir/cwd" timeout -k 5 "${PARITY_TIMEOUT:-120}" \
+                "$emu" "${args[@]}" "$@" <"${CASE_STDIN:-/dev/null}" >"$dir/stdout" 2>"$dir/stderr")
+            r=$?
+            echo "$r" > "$dir/status"
+            if [ "$r" -eq 124 ]; then
+                why+=("hung under $which QEMU, -cpu $cpu (killed after ${PARITY_TIMEOUT:-120} s)")
+            fi
+            transcript "$dir" > "$dir/transcript"
+            sha256sum < "$dir/transcript" > "$dir/digest"
+        done
+        if cmp -s "$work/$name/stock-$cpu/transcript" "$work/$name/tl-$cpu/transcript"; then
+            echo "#   -cpu $cpu: stock $(summary "$work/$name/stock-$cpu") | TL-QEMU $(summary "$work/$name/tl-$cpu"): identical"
+        else
             ok=1
-            why+=("default CPU and $cpu differ")
-            diff -u --label default --label "$cpu" "$work/$name/default/transcript" \
-                "$work/$name/$cpu/transcript" | head -n 20 | sed 's/^/#   /'
+            echo "#   -cpu $cpu: stock $(summary "$work/$name/stock-$cpu") | TL-QEMU $(summary "$work/$name/tl-$cpu"): DIFFERENT"
+            why+=("TL-QEMU differs from stock QEMU with -cpu $cpu")
+            diff -u --label "stock -cpu $cpu" --label "TL-QEMU -cpu $cpu" "$work/$name/stock-$cpu/transcript" \
+                "$work/$name/tl-$cpu/transcript" | head -n 20 | sed 's/^/#   /'
         fi
     done
-    local head=0
+    local head=0 tl_default="$work/$name/tl-default"
     case "$expected" in
         -) ;;
         file:*) expected=${expected#file:} ;;
@@ -108,26 +141,26 @@ run_case() {
         *) expected="$src/expected/$expected" ;;
     esac
     if [ "$head" -eq 1 ]; then
-        if ! head -n "$(wc -l < "$expected")" "$work/$name/default/stdout" | cmp -s - "$expected"; then
+        if ! head -n "$(wc -l < "$expected")" "$tl_default/stdout" | cmp -s - "$expected"; then
             ok=1
             why+=("the first lines differ from ${expected#"$TL_REPO/"}")
             diff -u --label expected --label default "$expected" \
-                <(head -n "$(wc -l < "$expected")" "$work/$name/default/stdout") | sed 's/^/#   /'
+                <(head -n "$(wc -l < "$expected")" "$tl_default/stdout") | sed 's/^/#   /'
         fi
     elif [ "$expected" != - ]; then
-        if ! cmp -s "$expected" "$work/$name/default/transcript"; then
+        if ! cmp -s "$expected" "$tl_default/transcript"; then
             ok=1
             why+=("output differs from ${expected#"$TL_REPO/"}")
             diff -u --label expected --label default "$expected" \
-                "$work/$name/default/transcript" | head -n 20 | sed 's/^/#   /'
+                "$tl_default/transcript" | head -n 20 | sed 's/^/#   /'
         fi
     fi
     [ ${#why[@]} -eq 0 ] || ok=1
     if [ "$ok" -eq 0 ]; then
         local as=""
-        [ "$expected" = - ] || as=", as expected"
+        [ "$expected" = - ] || as=", and as expected"
         [ "$head" -eq 0 ] || as=", first lines as expected"
-        check 0 "$name: stdout, stderr, exit status $(cat "$work/$name/default/status") identical under default, max and rv64$as"
+        check 0 "$name: stdout, stderr, exit status $(cat "$tl_default/status") under TL-QEMU identical to stock QEMU with the default CPU, max and rv64$as"
     else
         check 1 "$name: $(IFS=';'; echo "${why[*]}")"
     fi
