@@ -1,0 +1,70 @@
+"""Runs test modules of CPython's own test suite (Debian's
+libpython3.13-testsuite) and prints one line per test, in name order:
+"<test id>: ok | skipped | FAIL | ERROR", then the totals.  No timings and
+no verbose chatter, so that two runs of a deterministic interpreter print
+the same text.
+
+Under qemu-riscv64 a riscv64 program cannot exec another riscv64 program
+(that needs binfmt_misc on the host), so a test that starts a process is
+reported as skipped, here and under any QEMU alike.
+
+    python3 -I pytests.py test.test_float test.test_signal.ItimerTest ...
+"""
+import subprocess
+import sys
+import unittest
+
+from test import support
+
+
+def no_exec(*args, **kwargs):
+    raise unittest.SkipTest("starts a process (exec of a riscv64 program under qemu-riscv64)")
+
+
+
+class Result(unittest.TestResult):
+    def __init__(self):
+        super().__init__()
+        self.lines = {}
+
+    def addSuccess(self, test):
+        self.lines[test.id()] = "ok"
+
+    def addSkip(self, test, reason):
+        self.lines[test.id()] = "skipped"
+
+    def addFailure(self, test, err):
+        self.lines[test.id()] = "FAIL"
+
+    def addError(self, test, err):
+        self.lines[test.id()] = "ERROR"
+
+    def addExpectedFailure(self, test, err):
+        self.lines[test.id()] = "expected failure"
+
+    def addUnexpectedSuccess(self, test):
+        self.lines[test.id()] = "unexpected success"
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            failed = issubclass(err[0], test.failureException)
+            self.lines[test.id()] = "FAIL" if failed else "ERROR"
+
+
+def main():
+    support.verbose = False     # tests print their progress only when verbose
+    suite = unittest.defaultTestLoader.loadTestsFromNames(sys.argv[1:])
+    result = Result()
+    subprocess.Popen._execute_child = no_exec    # not while loading: modules probe at import
+    suite.run(result)
+    counts = {}
+    for name in sorted(result.lines):
+        print("%s: %s" % (name, result.lines[name]))
+        counts[result.lines[name]] = counts.get(result.lines[name], 0) + 1
+    print("%d tests: %s" % (len(result.lines),
+                            ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items()))))
+    return 0 if counts.get("FAIL", 0) + counts.get("ERROR", 0) == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
