@@ -26,6 +26,9 @@ packages=(
     # the parity group: Debian's riscv64 glibc run as programs and as the
     # sysroot of its C programs; dash and GNU tools give the expected output
     libc6-riscv64-cross dash
+    # process tools the runner's tests use (pgrep), and gpg for the signed
+    # test mirror of the scripts group (tests/host/fake_mirror.py)
+    procps gnupg
 )
 
 missing=()
