@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs TL-QEMU's test groups (all by default, or those named) and ends with
-# one summary line "check: N passed, M failed".  Every group prints what it
+# a table of each group's passes, failures and skips (in the group's own
+# unit) and one line "check: all N groups passed" or "check: K of N groups
+# FAILED: ...", naming the groups with skips.  Every group prints what it
 # checks; a group that runs nothing or whose runner fails counts as failed.
 # The summary names each group's unit (what one pass counts) and its skips,
 # which are never counted as passed.
@@ -52,8 +54,7 @@ done
 
 logdir="$BUILD_DIR/test-logs"
 mkdir -p "$logdir"
-total_pass=0 total_fail=0 total_skip=0
-summary=()
+summary=() failed_groups=() skipped_groups=()
 
 # Counts from the last "N passed, M failed[, K skipped]" line of a file: "N M K".
 counts_from_log() {
@@ -110,15 +111,23 @@ run_group() {
             run_script "$log" "$script"
         done
     fi
-    total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail)); total_skip=$((total_skip + skip))
-    summary+=("$(printf '%-10s %6d passed, %d failed%s  (unit: %s)' "$group" "$pass" "$fail" \
-        "$([ "$skip" -eq 0 ] || printf ', %d skipped' "$skip")" "$(group_unit "$group")")")
+    summary+=("$(printf '%-10s %8d %7d %8d  %s' "$group" "$pass" "$fail" "$skip" "$(group_unit "$group")")")
+    [ "$fail" -eq 0 ] || failed_groups+=("$group ($fail failed)")
+    [ "$skip" -eq 0 ] || skipped_groups+=("$group $skip")
 }
 
 for g in "${groups[@]}"; do
     run_group "$g"
 done
 echo "=== summary ==="
+printf '%-10s %8s %7s %8s  %s\n' group passed failed skipped "unit (what one pass counts)"
 printf '%s\n' "${summary[@]}"
-echo "check: $total_pass passed, $total_fail failed$([ "$total_skip" -eq 0 ] || printf ', %d skipped' "$total_skip")"
-[ "$total_fail" -eq 0 ]
+skipped=""
+[ ${#skipped_groups[@]} -eq 0 ] || skipped="; skipped (not passed): $(IFS=,; echo "${skipped_groups[*]}" | sed 's/,/, /g')"
+if [ ${#failed_groups[@]} -eq 0 ]; then
+    if [ ${#groups[@]} -eq 1 ]; then echo "check: the ${groups[0]} group passed$skipped"
+    else echo "check: all ${#groups[@]} groups passed$skipped"; fi
+else
+    echo "check: ${#failed_groups[@]} of ${#groups[@]} groups FAILED: $(IFS=,; echo "${failed_groups[*]}" | sed 's/,/, /g')$skipped"
+fi
+[ ${#failed_groups[@]} -eq 0 ]
