@@ -27,7 +27,8 @@ host: config.mk deps
 demo: config.mk deps
 	scripts/demo.sh
 
-bench: config.mk deps
+bench: config.mk
+	scripts/install-deps.sh bench
 	scripts/bench.sh
 
 check: config.mk deps

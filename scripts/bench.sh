@@ -2,7 +2,10 @@
 # make bench: builds QEMU (incrementally) and the benchmark programs of bench/,
 # runs them BENCH_RUNS times (default 3) and prints the table of figures:
 #  1. per-instruction throughput under qemu-riscv64 vs host memcpy of 1 KiB;
-#  2. ML kernels: TL vs plain scalar C++ under qemu-riscv64 vs plain C++ native;
+#  2. ML kernels: TL under TL-QEMU vs what a user would pick instead: the
+#     plain C++ kernels native (g++ -O3 -march=native; -O2 beside), scalar
+#     riscv64 under stock qemu-riscv64, and vectorized for RVV 1.0 (clang-16
+#     -O3 -march=rv64gcv) under stock qemu-riscv64 at VLEN 128 and 256;
 #  3. tl.load / tl.store under qemu-system-riscv64 (bare metal) vs user mode;
 #  4. scaling: kernels from 16 KiB to 16 MiB (TL under QEMU vs native), and
 #     qemu-system-riscv64 throughput with 1 and 2 harts running TL (MTTCG);
@@ -26,6 +29,7 @@ need_tool python3 python3
 need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
 need_tool riscv64-unknown-elf-gcc gcc-riscv64-unknown-elf
+need_tool clang++-16 clang-16
 
 runs=${BENCH_RUNS:-3}
 only=${BENCH_ONLY:-}     # "parity": only the parity table (section 7)
@@ -36,6 +40,7 @@ esac
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer (got '$runs')"
 
 "$TL_REPO/scripts/build-qemu.sh"
+qemu_stock=$("$TL_REPO/scripts/build-stock-qemu.sh")
 qemu_user="$BUILD_DIR/qemu/qemu-riscv64"
 qemu_system="$BUILD_DIR/qemu/qemu-system-riscv64"
 
@@ -61,12 +66,21 @@ build() {
 log "building the benchmark programs in $out"
 build "$out/host_memcpy" gcc -O2 -I"$src" "$src/host_memcpy.c"
 build "$out/kernels_host" g++ -std=c++17 -O2 -I"$src" "$src/kernels.cpp"
+# what a performance engineer builds for the host
+build "$out/kernels_host_o3" g++ -std=c++17 -O3 -march=native -I"$src" "$src/kernels.cpp"
 build "$out/tl_insn" riscv64-linux-gnu-gcc -O2 -static -I"$TL_REPO/include" -I"$src" "$src/tl_insn.c"
 build "$out/kernels_rv" riscv64-linux-gnu-g++ -std=c++17 -O2 -static \
     -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src" "$src/kernels.cpp"
 build "$out/baremetal.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
     -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$src" \
     -T "$src/baremetal/link.ld" "$src/baremetal/start.S" "$src/baremetal/baremetal.c"
+# the plain kernels vectorized for RVV 1.0 by clang (GCC 12 does not auto-vectorize for V)
+build "$out/kernels_rvv" clang++-16 --target=riscv64-linux-gnu -march=rv64gcv -O3 -static -std=c++17 \
+    -DBENCH_PLAIN_ONLY -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src" "$src/kernels.cpp"
+build "$out/kernels_rv_plain" riscv64-linux-gnu-g++ -std=c++17 -O2 -static -DBENCH_PLAIN_ONLY \
+    -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src" "$src/kernels.cpp"
+build "$out/kernels_rv_o3" riscv64-linux-gnu-g++ -std=c++17 -O3 -static -DBENCH_PLAIN_ONLY \
+    -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src" "$src/kernels.cpp"
 for w in 1 2; do
     build "$out/smp$w.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
         -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$src" -DWORKERS=$w \
@@ -87,7 +101,12 @@ if [ -z "$only" ]; then
         run host_memcpy "$n" "$out/host_memcpy"
         run tl_insn "$n" "$qemu_user" -cpu rv64,xtl=on "$out/tl_insn"
         run kernels_host "$n" "$out/kernels_host"
+        run kernels_host_o3 "$n" "$out/kernels_host_o3"
         run kernels_rv "$n" "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv"
+        run kernels_stock_scalar "$n" "$qemu_stock" -cpu rv64 "$out/kernels_rv_o3"
+        for vlen in 128 256; do
+            run "kernels_rvv$vlen" "$n" "$qemu_stock" -cpu "rv64,v=true,vlen=$vlen" "$out/kernels_rvv"
+        done
         run baremetal "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -bios none \
             -nographic -monitor none -serial stdio -display none -kernel "$out/baremetal.elf"
         grep -q '^done' "$raw/baremetal.$n.txt" || die "the bare-metal benchmark did not finish (see $raw/baremetal.$n.txt)"
@@ -100,11 +119,8 @@ fi
 # ---- parity: the same non-TL programs under an unpatched QEMU and TL-QEMU ----
 pairs=${BENCH_PARITY_PAIRS:-5}
 [[ "$pairs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_PARITY_PAIRS must be a positive integer (got '$pairs')"
-qemu_stock=$("$TL_REPO/scripts/build-stock-qemu.sh")
 busybox=$("$TL_REPO/scripts/build-busybox.sh")
 build "$out/parity_scalar" riscv64-linux-gnu-gcc -O2 -static -I"$TL_REPO/include" -I"$src" "$src/scalar.c"
-build "$out/kernels_rv_plain" riscv64-linux-gnu-g++ -std=c++17 -O2 -static -DBENCH_PLAIN_ONLY \
-    -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src" "$src/kernels.cpp"
 build "$out/hello_dyn" riscv64-linux-gnu-gcc -O2 "$src/hello.c"
 python_rv="$CACHE_DIR/parity-sysroot/usr/bin/python3.13"   # unpacked by tests/parity/run.sh
 # parity_run <stock|tl> <qemu-riscv64> <n>: one run of every parity program
@@ -132,7 +148,7 @@ done
 
 if [ -z "$only" ]; then
     log "scaling run (16 KiB to 16 MiB)"
-    run kernels_host_scale 1 "$out/kernels_host" scale
+    run kernels_host_scale 1 "$out/kernels_host_o3" scale
     run kernels_rv_scale 1 "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv" scale
 fi
 

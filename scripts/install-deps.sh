@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages TL-QEMU needs to build and test.  Only
 # missing packages are installed; nothing is installed from outside Debian.
+#   install-deps.sh          build and test (make deps, make check, make demo)
+#   install-deps.sh bench    those, and what make bench also needs
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +32,9 @@ packages=(
     # test mirror of the scripts group (tests/host/fake_mirror.py)
     procps gnupg
 )
+
+# make bench's baselines: the kernels vectorized for RVV 1.0 (GCC 12 cannot)
+[ "${1:-}" != bench ] || packages+=(clang-16)
 
 missing=()
 for p in "${packages[@]}"; do
