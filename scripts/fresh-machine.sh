@@ -7,8 +7,8 @@
 # own caches is shared with the chroot: its downloads and builds start empty.
 #
 #   scripts/fresh-machine.sh DIR [demo] [check] [-- shell command]
-#     DIR      where the chroot goes (created; reused when it exists:
-#              delete it for a fresh run)
+#     DIR      where the chroot goes (created; reused when it exists, with
+#              its caches and the clone's build/: delete DIR for a fresh run)
 #     demo, check   the make targets to run, in order (default: demo check)
 #     -- CMD   instead, run CMD in the chroot's clone (e.g. '-- make check-parity')
 # Logs: DIR/root/fresh-<target>.log; the summary is printed at the end.
@@ -59,9 +59,16 @@ if [ ! -x "$dir/usr/bin/git" ] || [ ! -x "$dir/usr/bin/make" ]; then
     in_chroot 'apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends git make ca-certificates' \
         >"$dir.apt.log" 2>&1 || die "apt-get in the chroot failed (see $dir.apt.log)"
 fi
-rm -rf "$dir/root/tl-qemu"
-git clone -q "$TL_REPO" "$dir/root/tl-qemu"
-log "cloned $(git -C "$TL_REPO" rev-parse --short HEAD) into $dir/root/tl-qemu"
+# A clone made by an earlier run is moved to this HEAD, keeping its build/
+# (delete DIR/root/tl-qemu for a build from nothing; the caches are in DIR/root/.cache).
+if [ -d "$dir/root/tl-qemu/.git" ]; then
+    git -C "$dir/root/tl-qemu" fetch -q "$TL_REPO" HEAD
+    git -C "$dir/root/tl-qemu" reset -q --hard FETCH_HEAD
+    log "moved $dir/root/tl-qemu to $(git -C "$TL_REPO" rev-parse --short HEAD) (its build/ kept)"
+else
+    git clone -q "$TL_REPO" "$dir/root/tl-qemu"
+    log "cloned $(git -C "$TL_REPO" rev-parse --short HEAD) into $dir/root/tl-qemu"
+fi
 
 if [ -n "$cmd" ]; then
     in_chroot "cd /root/tl-qemu && $cmd"
