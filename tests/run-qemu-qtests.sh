@@ -7,7 +7,7 @@ set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 tl_load_config
 obj="$BUILD_DIR/qemu"
-[ -f "$obj/build.ninja" ] || die "QEMU is not built in $obj; run 'make qemu'"
+need_qemu
 blobs_rc=0
 blobs_err=$("$TL_REPO/scripts/fetch-qtest-blobs.sh" 2>&1 >/dev/null) || blobs_rc=$?
 log=$(mktemp)

@@ -6,7 +6,7 @@ set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 tl_load_config
 obj="$BUILD_DIR/qemu"
-[ -f "$obj/build.ninja" ] || die "QEMU is not built in $obj; run 'make qemu'"
+need_qemu
 
 # The multiarch tests also run under each TCG plugin when plugins are enabled.
 targets=$(ninja -C "$obj" -t targets all 2>/dev/null)

@@ -20,7 +20,7 @@ need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
 
 src="$TL_REPO/tests/api"
 qemu="$BUILD_DIR/qemu/qemu-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 out="$BUILD_DIR/tests/api"
 host="$BUILD_DIR/host"
 mkdir -p "$out"

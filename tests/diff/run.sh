@@ -10,7 +10,7 @@ tl_load_config
 need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 
 qemu="$BUILD_DIR/qemu/qemu-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 [ -x /usr/bin/python3 ] || die "/usr/bin/python3 is missing (apt-get install python3 python3-numpy)"
 out="$BUILD_DIR/tests/diff"
 mkdir -p "$out"

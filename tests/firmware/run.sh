@@ -18,7 +18,7 @@ out="$BUILD_DIR/tests/firmware"
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
 mkdir -p "$out"
 
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 
 CC=riscv64-unknown-elf-gcc
 CFLAGS=(--specs=picolibc.specs -march=rv64imac -misa-spec=2.2 -mabi=lp64 -mcmodel=medany

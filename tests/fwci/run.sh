@@ -18,7 +18,7 @@ need_tool gdb-multiarch gdb-multiarch
     die "python3-lxml or python3-yaml is missing; run 'make deps' (or: apt-get install python3-lxml python3-yaml)"
 
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 src="$TL_REPO/tests/fwci"
 example="$TL_REPO/examples/firmware-ci"
 runner="$TL_REPO/scripts/tl-fw-run"

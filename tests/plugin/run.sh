@@ -19,9 +19,7 @@ system="$BUILD_DIR/qemu/qemu-system-riscv64"
 plugin="$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so"
 report=("/usr/bin/python3" "$TL_REPO/plugins/tlstat/tlstat-report.py")
 py=/usr/bin/python3
-for f in "$user" "$system" "$plugin"; do
-    [ -e "$f" ] || die "$f is missing; run 'make qemu'"
-done
+need_qemu "$user" "$system" "$plugin"
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null ||
     die "python3-jsonschema is missing (apt-get install python3-jsonschema, or make deps)"
 rm -rf "$out" && mkdir -p "$out"

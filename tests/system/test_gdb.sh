@@ -9,7 +9,7 @@ set -uo pipefail
 tl_load_config
 need_tool gdb-multiarch gdb-multiarch
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 elf=$("$TL_REPO/tests/system/build_guest.sh") || exit 1
 tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -8,7 +8,7 @@ set -uo pipefail
 tl_load_config
 need_tool fdtget device-tree-compiler
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$TL_REPO/tests/tap.sh"

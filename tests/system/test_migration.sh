@@ -8,7 +8,7 @@ set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tl_load_config
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 elf=$("$TL_REPO/tests/system/build_guest.sh") || exit 1
 qmp="/usr/bin/python3 $TL_REPO/tests/system/qmp.py"
 tmp=$(mktemp -d)

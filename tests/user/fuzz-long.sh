@@ -20,7 +20,7 @@ seed0=${3:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 limit=${FUZZ_TIMEOUT:-3600}
 
 qemu=${QEMU:-$BUILD_DIR/qemu/qemu-riscv64}
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 out="$BUILD_DIR/tests/user"
 mkdir -p "$out"
 src="$TL_REPO/tests/user"

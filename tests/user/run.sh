@@ -7,7 +7,7 @@ tl_load_config
 need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 
 qemu="$BUILD_DIR/qemu/qemu-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 out="$BUILD_DIR/tests/user"
 mkdir -p "$out"
 src="$TL_REPO/tests/user"
