@@ -240,7 +240,7 @@ else
     riscv64-unknown-elf-gcc -B"$BUILD_DIR/binutils/riscv64-linux-gnu/bin/" --specs=picolibc.specs \
         -march=rv64imac -mno-riscv-attribute -Wa,-march=rv64imac_xtl -misa-spec=2.2 -mabi=lp64 \
         -mcmodel=medany -O2 -Wall -Wextra -Werror -Wno-unused-parameter -ffreestanding \
-        -nostartfiles -T "$fw/link.ld" -I"$inc" -I"$fw" "$fw/crt0.S" "$fw/rt.c" "$fw/test_basic.c" \
+        -nostartfiles -T "$fw/link.ld" -I"$inc" -I"$TL_REPO" -I"$fw" "$fw/crt0.S" "$fw/rt.c" "$fw/test_basic.c" \
         -o "$out/test_basic.elf" >"$out/test_basic_build.txt" 2>&1
     rc=$?
     check "$rc" "riscv64-unknown-elf-gcc -B<patched binutils> -Wa,-march=rv64imac_xtl builds tests/firmware/test_basic (exit $rc)"

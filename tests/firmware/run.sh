@@ -23,7 +23,7 @@ need_qemu "$qemu"
 CC=riscv64-unknown-elf-gcc
 CFLAGS=(--specs=picolibc.specs -march=rv64imac -misa-spec=2.2 -mabi=lp64 -mcmodel=medany
         -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -ffreestanding
-        -nostartfiles -T "$src/link.ld" -I"$TL_REPO/include" -I"$src")
+        -nostartfiles -T "$src/link.ld" -I"$TL_REPO/include" -I"$TL_REPO" -I"$src")
 
 . "$TL_REPO/tests/tap.sh"
 tap_numbered

@@ -39,7 +39,7 @@ build "$out/known" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/known.c"
 build "$out/threads" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/threads.c" -lpthread
 build "$out/names" riscv64-linux-gnu-g++ -std=c++17 "${UFLAGS[@]}" "$src/names.cpp"
 build "$out/smp.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
-    -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" \
+    -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$TL_REPO" \
     -T "$TL_REPO/bench/baremetal/link.ld" "$TL_REPO/bench/baremetal/smp_start.S" "$src/smp.c"
 
 # run_user <name> <cpu> <plugin options> <program> [args]: report in $out/<name>.json
