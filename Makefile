@@ -5,7 +5,12 @@
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
 #   make binutils  GNU binutils with xtl into build/binutils (docs/toolchain.md)
 SHELL := /bin/bash
-CHECK_GROUPS := scripts unit reference user diff asm api firmware fwci system linux plugin parity tcg qtest
+# The test groups: scripts/check.sh holds the list.
+CHECK_GROUPS := $(shell scripts/check.sh --list-groups)
+unknown_groups := $(filter-out $(CHECK_GROUPS:%=check-%),$(filter check-%,$(MAKECMDGOALS)))
+ifneq ($(unknown_groups),)
+$(error unknown test group '$(patsubst check-%,%,$(firstword $(unknown_groups)))' (groups: $(CHECK_GROUPS)))
+endif
 .DEFAULT_GOAL := qemu
 .PHONY: qemu binutils deps host demo bench check $(CHECK_GROUPS:%=check-%) clean distclean
 

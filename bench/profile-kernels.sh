@@ -18,7 +18,7 @@ tl_load_config
 need_tool perf linux-perf
 qemu="$BUILD_DIR/qemu/qemu-riscv64"
 bin="$BUILD_DIR/bench/kernels_rv"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 [ -x "$bin" ] || die "$bin is missing; run 'make bench' once"
 out="$BUILD_DIR/bench/profile"
 mkdir -p "$out"

@@ -51,8 +51,9 @@ mkdir -p "$out"
 rm -rf "$raw" && mkdir -p "$raw"
 
 # build <output> <compiler and flags...> <sources...>: rebuilt when a bench/,
-# include/tl/ or kernels/ file is newer than the output.
-deps=("$src"/*.h "$src"/*.c "$src"/*.cpp "$src"/baremetal/* "$TL_REPO"/include/tl/* "$TL_REPO"/kernels/*.hpp)
+# include/tl/, baremetal/ or kernels/ file is newer than the output.
+deps=("$src"/*.h "$src"/*.c "$src"/*.cpp "$src"/baremetal/* "$TL_REPO"/include/tl/* "$TL_REPO"/baremetal/*
+      "$TL_REPO"/kernels/*.hpp)
 build() {
     local bin=$1 f; shift
     if [ -x "$bin" ]; then
@@ -72,7 +73,7 @@ build "$out/tl_insn" riscv64-linux-gnu-gcc -O2 -static -I"$TL_REPO/include" -I"$
 build "$out/kernels_rv" riscv64-linux-gnu-g++ -std=c++17 -O2 -static \
     -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src" "$src/kernels.cpp"
 build "$out/baremetal.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
-    -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$src" \
+    -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$TL_REPO" -I"$src" \
     -T "$src/baremetal/link.ld" "$src/baremetal/start.S" "$src/baremetal/baremetal.c"
 # the plain kernels vectorized for RVV 1.0 by clang (GCC 12 does not auto-vectorize for V)
 build "$out/kernels_rvv" clang++-16 --target=riscv64-linux-gnu -march=rv64gcv -O3 -static -std=c++17 \
@@ -83,7 +84,7 @@ build "$out/kernels_rv_o3" riscv64-linux-gnu-g++ -std=c++17 -O3 -static -DBENCH_
     -I"$TL_REPO/include" -I"$TL_REPO/kernels" -I"$src" "$src/kernels.cpp"
 for w in 1 2; do
     build "$out/smp$w.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
-        -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$src" -DWORKERS=$w \
+        -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$TL_REPO" -I"$src" -DWORKERS=$w \
         -T "$src/baremetal/link.ld" "$src/baremetal/smp_start.S" "$src/baremetal/smp.c"
 done
 

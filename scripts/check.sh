@@ -6,11 +6,20 @@
 # checks; a group that runs nothing or whose runner fails counts as failed.
 # The summary names each group's unit (what one pass counts) and its skips,
 # which are never counted as passed.
+#   scripts/check.sh [GROUP...]
+#   scripts/check.sh --list-groups   the groups, in the order make check runs
+#                                    them (the Makefile's list of check-GROUP)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-tl_load_config
 
+# Every test group, in the order they run: the one list (the Makefile asks
+# for it with --list-groups).
 all_groups=(scripts unit reference user diff asm api firmware fwci system linux plugin parity tcg qtest)
+if [ "${1:-}" = --list-groups ]; then
+    echo "${all_groups[*]}"
+    exit 0
+fi
+tl_load_config
 
 # The test scripts of each group (paths relative to the repository).
 group_scripts() {

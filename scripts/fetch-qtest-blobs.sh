@@ -11,7 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 obj="$BUILD_DIR/qemu"
-[ -d "$obj" ] || die "$obj does not exist; run 'make qemu'"
+need_qemu
 [ -d /usr/lib/ipxe/qemu ] || die "iPXE option ROMs missing; run 'make deps' (or: apt-get install ipxe-qemu)"
 opensbi=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 [ -f "$opensbi" ] || die "OpenSBI missing; run 'make deps' (or: apt-get install opensbi)"

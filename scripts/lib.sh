@@ -37,6 +37,23 @@ need_tool() {
         die "'$1' is not installed; run 'make deps' (or: apt-get install $2)"
 }
 
+# need_qemu [FILE...]: dies with one error line naming 'make qemu' unless
+# each FILE of the QEMU build (a program: executable; a plugin *.so) exists;
+# without FILE, unless $BUILD_DIR/qemu holds a configured QEMU build.
+need_qemu() {
+    local f
+    if [ $# -eq 0 ]; then
+        [ -f "$BUILD_DIR/qemu/build.ninja" ] || die "QEMU is not built in $BUILD_DIR/qemu; run 'make qemu'"
+        return 0
+    fi
+    for f in "$@"; do
+        case "$f" in
+            *.so) [ -f "$f" ] ;;
+            *) [ -f "$f" ] && [ -x "$f" ] ;;
+        esac || die "$f is missing; run 'make qemu'"
+    done
+}
+
 # ---- private apt trees ----
 # Other Debian suites and architectures are reached through apt trees of our
 # own under $CACHE_DIR (never the machine's /etc/apt).  A tree DIR holds one

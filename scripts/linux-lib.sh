@@ -32,8 +32,7 @@ tl_linux_prepare() {
     for f in "$TL_KERNEL" "$TL_OPENSBI" "$TL_BUSYBOX"; do
         [ -f "$f" ] || die "'$f' does not exist"
     done
-    [ -x "$BUILD_DIR/qemu/qemu-system-riscv64" ] ||
-        die "$BUILD_DIR/qemu/qemu-system-riscv64 is missing; run 'make qemu'"
+    need_qemu "$BUILD_DIR/qemu/qemu-system-riscv64"
     need_tool timeout coreutils
 }
 

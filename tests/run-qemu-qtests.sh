@@ -7,17 +7,17 @@ set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 tl_load_config
 obj="$BUILD_DIR/qemu"
-[ -f "$obj/build.ninja" ] || die "QEMU is not built in $obj; run 'make qemu'"
+need_qemu
+. "$TL_REPO/tests/tap.sh"
+tap_can_skip
 blobs_rc=0
 blobs_err=$("$TL_REPO/scripts/fetch-qtest-blobs.sh" 2>&1 >/dev/null) || blobs_rc=$?
 log=$(mktemp)
-no_edk2=0
 case $blobs_rc in
     0) make -C "$obj" check-qtest-riscv64 >"$log" 2>&1; rc=$? ;;
     3)  # no verified edk2: every qtest but the one that boots it
-        no_edk2=1
         reason=$(printf '%s\n' "$blobs_err" | grep '^error: ' | tail -n 1)
-        echo "ok - qtest-riscv64/bios-tables-test # SKIP Debian's edk2 for riscv64 is unavailable: ${reason#error: }"
+        skip_case "qtest-riscv64/bios-tables-test" "Debian's edk2 for riscv64 is unavailable: ${reason#error: }"
         tests=$(cd "$obj" && ./pyvenv/bin/meson test --list --suite qtest-riscv64 2>/dev/null |
                 sed -n 's|.* / \(qtest-riscv64/.*\)$|\1|p' | grep -v '/bios-tables-test$')
         # shellcheck disable=SC2086
@@ -38,5 +38,6 @@ if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 [ "${skipped:-0}" -eq 0 ] || echo "note: ${skipped} qtest(s) skipped by QEMU itself (not counted as passed): $(grep -E 'SKIP' "$log" | sed 's/.*qtest-riscv64\///; s/ .*//' | tr '\n' ' ')"
 rm -f "$log"
-echo "${ok:-0} passed, $failed failed, $(( ${skipped:-0} + no_edk2 )) skipped"
-[ "$failed" -eq 0 ] && [ "${ok:-0}" -gt 0 ]
+# QEMU's own tests, counted from meson's summary
+add_counts "${ok:-0}" "$failed" "${skipped:-0}"
+tap_end && [ "${ok:-0}" -gt 0 ]

@@ -6,7 +6,8 @@ set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 tl_load_config
 obj="$BUILD_DIR/qemu"
-[ -f "$obj/build.ninja" ] || die "QEMU is not built in $obj; run 'make qemu'"
+need_qemu
+. "$TL_REPO/tests/tap.sh"
 
 # The multiarch tests also run under each TCG plugin when plugins are enabled.
 targets=$(ninja -C "$obj" -t targets all 2>/dev/null)
@@ -23,6 +24,7 @@ if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=1    # make failed (a test that did not build, say) without a failed run
 fi
 echo "QEMU riscv64-linux-user TCG tests: $ran run, $failed failed"
-echo "$((ran - failed)) passed, $failed failed"
 rm -f "$log"
-[ "$failed" -eq 0 ] && [ "$ran" -gt 0 ]
+# QEMU's own tests, counted from make's output
+add_counts "$((ran - failed))" "$failed"
+tap_end && [ "$ran" -gt 0 ]

@@ -11,40 +11,12 @@
  */
 #include <stdint.h>
 
+#include "baremetal/virt.h"
 #include "tl_loops.h"
 
-#define UART0 ((volatile uint8_t *)0x10000000)
-#define FINISHER ((volatile uint32_t *)0x100000)
 #define TIMEBASE_HZ 10000000ull
 #define SAMPLES 7
 #define SAMPLE_TICKS (TIMEBASE_HZ / 50) /* 20 ms */
-
-static void putc_uart(char c)
-{
-    while (!(UART0[5] & 0x20)) {
-    }
-    UART0[0] = (uint8_t)c;
-}
-
-static void puts_uart(const char *s)
-{
-    while (*s) {
-        putc_uart(*s++);
-    }
-}
-
-static void putu(uint64_t v)
-{
-    char buf[24];
-    int n = 0;
-    do {
-        buf[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n) {
-        putc_uart(buf[--n]);
-    }
-}
 
 static inline uint64_t ticks(void)
 {
@@ -92,14 +64,14 @@ static void measure(const char *name, body_fn fn, unsigned bytes_per_op, unsigne
         }
         s[j + 1] = v;
     }
-    puts_uart(name);
-    putc_uart(' ');
-    putu(bytes_per_op);
-    putc_uart(' ');
-    putu(iters * ops_per_iter);
-    putc_uart(' ');
-    putu(s[SAMPLES / 2]);
-    putc_uart('\n');
+    virt_puts(name);
+    virt_putc(' ');
+    virt_putu(bytes_per_op);
+    virt_putc(' ');
+    virt_putu(iters * ops_per_iter);
+    virt_putc(' ');
+    virt_putu(s[SAMPLES / 2]);
+    virt_putc('\n');
 }
 
 int main(void)
@@ -114,10 +86,8 @@ int main(void)
     bench_setup_mem_1k_strided();
     measure("tl.load_1k_pitch256", b_load, 1024, BENCH_UNROLL);
     measure("scalar_copy_1k", b_scalar_copy, 1024, 1);
-    puts_uart("timebase ");
-    putu(TIMEBASE_HZ);
-    puts_uart("\ndone\n");
-    *FINISHER = 0x5555;
-    for (;;) {
-    }
+    virt_puts("timebase ");
+    virt_putu(TIMEBASE_HZ);
+    virt_puts("\ndone\n");
+    virt_exit(0);
 }

@@ -10,47 +10,19 @@
  */
 #include <stdint.h>
 
+#include "baremetal/virt.h"
 #include "tl_loops.h"
 
 #ifndef WORKERS
 #define WORKERS 1
 #endif
 #define MAX_HARTS 8
-#define UART0 ((volatile uint8_t *)0x10000000)
-#define FINISHER ((volatile uint32_t *)0x100000)
 #define RUN_TICKS 2000000ull /* 200 ms at the virt machine's 10 MHz */
 
 static uint8_t buf[MAX_HARTS][2][4096] __attribute__((aligned(4096)));
 static volatile uint64_t done_bytes[MAX_HARTS];
 static volatile uint32_t finished[MAX_HARTS];
 static volatile uint32_t arrived, go;
-
-static void putc_uart(char c)
-{
-    while (!(UART0[5] & 0x20)) {
-    }
-    UART0[0] = (uint8_t)c;
-}
-
-static void puts_uart(const char *s)
-{
-    while (*s) {
-        putc_uart(*s++);
-    }
-}
-
-static void putu(uint64_t v)
-{
-    char b[24];
-    int n = 0;
-    do {
-        b[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n) {
-        putc_uart(b[--n]);
-    }
-}
 
 static inline uint64_t ticks(void)
 {
@@ -99,14 +71,12 @@ void smp_main(unsigned long hart)
             longest = finished[h] - 1;
         }
     }
-    puts_uart("smp workers ");
-    putu(WORKERS);
-    puts_uart(" bytes ");
-    putu(total);
-    puts_uart(" ticks ");
-    putu(longest);
-    puts_uart(" timebase 10000000\n");
-    *FINISHER = 0x5555;
-    for (;;) {
-    }
+    virt_puts("smp workers ");
+    virt_putu(WORKERS);
+    virt_puts(" bytes ");
+    virt_putu(total);
+    virt_puts(" ticks ");
+    virt_putu(longest);
+    virt_puts(" timebase 10000000\n");
+    virt_exit(0);
 }

@@ -20,7 +20,7 @@ need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
 
 src="$TL_REPO/tests/api"
 qemu="$BUILD_DIR/qemu/qemu-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 out="$BUILD_DIR/tests/api"
 host="$BUILD_DIR/host"
 mkdir -p "$out"
@@ -98,7 +98,7 @@ run_counted() {
     timeout "${RUN_TIMEOUT:-600}" "$@" >"$log" 2>&1
     run_rc=$?
     grep -v '^ok ' "$log"   # failures and comments; passing lines are in the dump logs
-    read -r run_pass run_fail < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 | awk '{print $1, $3}')
+    read -r run_pass run_fail < <(counts_of "$log")
     run_pass=${run_pass:-0} run_fail=${run_fail:-0}
     cp "$log" "$out/$(tr ' /' '__' <<<"$label").log"
     rm -f "$log"
@@ -108,7 +108,7 @@ for t in ops kernels; do
     host_rc=$run_rc host_pass=$run_pass host_fail=$run_fail
     run_counted "test_$t riscv64" "$qemu" -cpu rv64,xtl=on "$out/test_$t" --seed "$seed" --dump "$out/test_$t.riscv64.bin"
     # the riscv64 run's assertions count; the host run of the same assertions is one check
-    pass=$((pass + run_pass)); fail=$((fail + run_fail))
+    add_counts "$run_pass" "$run_fail"
     check $(( run_rc != 0 || run_pass == 0 )) "test_$t riscv64 exits 0 and ran its assertions (exit $run_rc, $run_pass passed, counted above)"
     check $(( host_rc != 0 || host_fail != 0 || host_pass != run_pass + run_fail )) \
         "test_$t host: the same $host_pass assertions all pass on the host backend (exit $host_rc, $host_fail failed; not counted again)"
@@ -153,5 +153,4 @@ msg=$(timeout 60 "$qemu" -cpu rv64,xtl=on "$out/test_misuse_nocheck" trap_concat
 [ "$rc" -eq 132 ]
 check $? "TL_API_NO_CHECKS: riscv64 dies of SIGILL for tl.concat (exit $rc, want 132)"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

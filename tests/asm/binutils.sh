@@ -44,10 +44,11 @@ out="$BUILD_DIR/tests/asm-binutils"
 rm -rf "$out" && mkdir -p "$out"
 
 . "$TL_REPO/tests/tap.sh"
+tap_can_skip
 
 if [ ! -x "$AS" ] || [ ! -x "$OBJDUMP" ]; then
     check 1 "$AS is missing (build it with scripts/build-binutils.sh)"
-    echo "$pass passed, $fail failed, $skip skipped"
+    tap_end
     exit 1
 fi
 echo "# $("$AS" --version | head -n 1)"
@@ -177,7 +178,7 @@ if [ -x "$qemu" ]; then
         >"$out/gas_prog.txt" 2>&1
     rc=$?
     relay "gas_prog: " <"$out/gas_prog.txt"     # its exit status is checked below
-    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out/gas_prog.txt" | tail -n 1 | awk '{print $1, $3}')
+    read -r p f < <(counts_of "$out/gas_prog.txt")
     [ "$rc" -eq 0 ] && [ "${p:-0}" -ge 6 ] && [ "${f:-1}" -eq 0 ]
     check $? "gas_prog under -cpu rv64,xtl=on exits 0 after ${p:-0} passed, ${f:-?} failed (exit $rc)"
     # every TL instruction QEMU translated, by address, against objdump's line
@@ -222,7 +223,7 @@ check $? "objdump -d names all $n_tl TL instructions of the kernels binary ($n_r
 if [ -x "$qemu" ] && [ "$rc" -eq 0 ]; then
     timeout 300 "$qemu" -cpu rv64,xtl=on "$out/test_kernels" >"$out/test_kernels.txt" 2>&1
     rc=$?
-    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out/test_kernels.txt" | tail -n 1 | awk '{print $1, $3}')
+    read -r p f < <(counts_of "$out/test_kernels.txt")
     [ "$rc" -eq 0 ] && [ "${p:-0}" -gt 0 ] && [ "${f:-1}" -eq 0 ]
     check $? "that binary passes its own kernel checks under qemu-riscv64 -cpu rv64,xtl=on (${p:-0} passed, ${f:-?} failed)"
 fi
@@ -239,7 +240,7 @@ else
     riscv64-unknown-elf-gcc -B"$BUILD_DIR/binutils/riscv64-linux-gnu/bin/" --specs=picolibc.specs \
         -march=rv64imac -mno-riscv-attribute -Wa,-march=rv64imac_xtl -misa-spec=2.2 -mabi=lp64 \
         -mcmodel=medany -O2 -Wall -Wextra -Werror -Wno-unused-parameter -ffreestanding \
-        -nostartfiles -T "$fw/link.ld" -I"$inc" -I"$fw" "$fw/crt0.S" "$fw/rt.c" "$fw/test_basic.c" \
+        -nostartfiles -T "$fw/link.ld" -I"$inc" -I"$TL_REPO" -I"$fw" "$fw/crt0.S" "$fw/rt.c" "$fw/test_basic.c" \
         -o "$out/test_basic.elf" >"$out/test_basic_build.txt" 2>&1
     rc=$?
     check "$rc" "riscv64-unknown-elf-gcc -B<patched binutils> -Wa,-march=rv64imac_xtl builds tests/firmware/test_basic (exit $rc)"
@@ -262,5 +263,4 @@ else
     fi
 fi
 
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+tap_end

@@ -97,7 +97,7 @@ if [ -x "$qemu" ]; then
     timeout 60 "$qemu" -cpu rv64,xtl=on -d in_asm -D "$out/in_asm.log" "$out/prog" >"$out/prog.txt" 2>&1
     rc=$?
     relay "prog: " <"$out/prog.txt"     # each of the program's own checks is a check here
-    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out/prog.txt" | tail -n 1 | awk '{print $1, $3}')
+    read -r p f < <(counts_of "$out/prog.txt")
     [ "$rc" -eq 0 ] && [ "${p:-0}" -gt 0 ] && [ "${f:-1}" -eq 0 ]
     check $? "prog under -cpu rv64,xtl=on exits 0 after ${p:-0} passed, ${f:-?} failed (exit $rc)"
 
@@ -126,5 +126,4 @@ else
     check 1 "$qemu is missing (build it with 'make qemu'; this script never builds QEMU)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

@@ -10,7 +10,7 @@ tl_load_config
 need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 
 qemu="$BUILD_DIR/qemu/qemu-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 [ -x /usr/bin/python3 ] || die "/usr/bin/python3 is missing (apt-get install python3 python3-numpy)"
 out="$BUILD_DIR/tests/diff"
 mkdir -p "$out"
@@ -26,7 +26,8 @@ fi
 count=${DIFF_COUNT:-20000}
 seed=${DIFF_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 jobs=${DIFF_JOBS:-2}
-pass=0 fail=0
+
+. "$TL_REPO/tests/tap.sh"
 
 # run_diff <label> <tl_diff.py arguments...>: adds the run's counts to the totals
 run_diff() {
@@ -39,8 +40,7 @@ run_diff() {
     rc=$?
     # the run's own summary line is renamed so that only the total below matches
     sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/# \1 passed, \2 failed ('"$label"')/' "$log"
-    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 |
-                    awk '{print $1, $3}')
+    read -r p f < <(counts_of "$log")
     p=${p:-0} f=${f:-0}
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         f=1    # the runner failed without reporting a mismatch: never a pass
@@ -48,7 +48,7 @@ run_diff() {
     if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
         f=1
     fi
-    pass=$((pass + p)); fail=$((fail + f))
+    add_counts "$p" "$f"
     rm -f "$log"
 }
 
@@ -56,5 +56,4 @@ start=$(date +%s)
 run_diff directed --directed
 run_diff random --seed "$seed" --count "$count"
 echo "# seed $seed, $count random cases, $(( $(date +%s) - start )) s"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

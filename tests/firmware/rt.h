@@ -25,10 +25,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "baremetal/virt.h"
 #include "tl/tl_insn.h"
 
-#define UART0_BASE    0x10000000UL
-#define FINISHER_BASE 0x100000UL
+#define UART0_BASE    VIRT_UART0
 #define RAM_BASE      0x80000000UL
 #define RAM_SIZE      (128UL << 20)     /* run.sh passes -m 128M */
 

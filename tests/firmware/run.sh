@@ -18,19 +18,16 @@ out="$BUILD_DIR/tests/firmware"
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
 mkdir -p "$out"
 
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 
 CC=riscv64-unknown-elf-gcc
 CFLAGS=(--specs=picolibc.specs -march=rv64imac -misa-spec=2.2 -mabi=lp64 -mcmodel=medany
         -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -ffreestanding
-        -nostartfiles -T "$src/link.ld" -I"$TL_REPO/include" -I"$src")
+        -nostartfiles -T "$src/link.ld" -I"$TL_REPO/include" -I"$TL_REPO" -I"$src")
 
-n=0 pass=0 fail=0 skip=0
-tap() {   # tap <0 if ok> <description>
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok $n - $2"
-    else fail=$((fail + 1)); echo "not ok $n - $2"; fi
-}
+. "$TL_REPO/tests/tap.sh"
+tap_numbered
+tap_can_skip
 
 progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem)
 declare -A built
@@ -48,7 +45,7 @@ run_fw() {
     local p=$1 desc=$2; shift 2
     local log="$out/$p.log" rc line got_ok=0 got_fail=0
     if [ "${built[$p]}" != 1 ]; then
-        tap 1 "$p: builds with riscv64-unknown-elf-gcc + picolibc (see $out/$p.build.log)"
+        check 1 "$p: builds with riscv64-unknown-elf-gcc + picolibc (see $out/$p.build.log)"
         return
     fi
     echo "# $p: $desc"
@@ -63,8 +60,8 @@ run_fw() {
     while IFS= read -r line; do
         line=${line%$'\r'}
         case "$line" in
-            "ok - "*) got_ok=$((got_ok + 1)); tap 0 "$p: ${line#ok - }" ;;
-            "not ok - "*) got_fail=$((got_fail + 1)); tap 1 "$p: ${line#not ok - }" ;;
+            "ok - "*) got_ok=$((got_ok + 1)); check 0 "$p: ${line#ok - }" ;;
+            "not ok - "*) got_fail=$((got_fail + 1)); check 1 "$p: ${line#not ok - }" ;;
             "#"*) echo "$line" ;;
             "") ;;
             *) echo "# uart: $line" ;;
@@ -72,7 +69,7 @@ run_fw() {
     done <"$log"
     local note="exit $rc"
     [ "$rc" -eq 124 ] && note="exit $rc: timed out"
-    tap $(( rc != 0 || got_ok + got_fail == 0 )) \
+    check $(( rc != 0 || got_ok + got_fail == 0 )) \
         "$p: QEMU ($*) exits 0 through the test finisher (PASS) after reporting checks ($((got_ok + got_fail)) reported, $note)"
 }
 
@@ -87,7 +84,7 @@ run_fw test_mmio "TL accesses to the UART: byte by byte, slice order, all-or-not
     "${M[@]}" -cpu rv64,xtl=on
 if [ "${built[test_mmio]}" = 1 ]; then
     tr -d '\r' <"$out/test_mmio.log" | grep -qxF 'TL-MMIO tl.store -> THR ok'
-    tap $? "test_mmio: the UART printed the line \"TL-MMIO tl.store -> THR ok\" written by one tl.store of 27 one-byte slices to THR (P = 0), in slice order"
+    check $? "test_mmio: the UART printed the line \"TL-MMIO tl.store -> THR ok\" written by one tl.store of 27 one-byte slices to THR (P = 0), in slice order"
 fi
 run_fw test_stateen "Smstateen C bit: S/U illegal-instruction, VS/VU virtual-instruction" \
     "${M[@]}" -cpu rv64,xtl=on,smstateen=true,h=true
@@ -97,10 +94,7 @@ if "$qemu" -M virt,help 2>/dev/null | grep -q 'tl-l1m-size'; then
     run_fw test_lmem "L1M/L0M local memories" \
         -M virt,tl-l1m-size=256K,tl-l0m-size=256K -m 128M -cpu rv64,xtl=on
 else
-    n=$((n + 1)) skip=$((skip + 1))
-    echo "ok $n - test_lmem: L1M/L0M local memories # SKIP this qemu-system-riscv64 has no virt machine property tl-l1m-size"
+    skip_case "test_lmem: L1M/L0M local memories" "this qemu-system-riscv64 has no virt machine property tl-l1m-size"
 fi
 
-echo "1..$n"
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+tap_end

@@ -18,7 +18,7 @@ need_tool gdb-multiarch gdb-multiarch
     die "python3-lxml or python3-yaml is missing; run 'make deps' (or: apt-get install python3-lxml python3-yaml)"
 
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 src="$TL_REPO/tests/fwci"
 example="$TL_REPO/examples/firmware-ci"
 runner="$TL_REPO/scripts/tl-fw-run"
@@ -492,5 +492,4 @@ check $? "the GitHub workflow's shell steps for each matrix shard and the report
 jt validate "$src/junit.xsd" "$out/example.xml" "$w/gl/build/junit.xml" "$out/firmware.xml" >"$w/val" 2>&1
 check $? "the JUnit files of the example project, its GitLab merge and our firmware suite are valid against the schema"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

@@ -9,7 +9,7 @@ tl_load_config
 repo=$TL_REPO
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
+. "$repo/tests/tap.sh"
 
 # expect_error <description> <regex the error line must match> <command...>
 expect_error() {
@@ -18,9 +18,9 @@ expect_error() {
     err=$("$@" 2>&1 >/dev/null); rc=$?
     errors=$(printf '%s\n' "$err" | grep -c '^error: ')
     if [ "$rc" -ne 0 ] && [ "$errors" -eq 1 ] && printf '%s\n' "$err" | grep -Eq "^error: .*($pattern)"; then
-        pass=$((pass + 1)); echo "ok - $what: $(printf '%s\n' "$err" | grep '^error: ')"
+        check 0 "$what: $(printf '%s\n' "$err" | grep '^error: ')"
     else
-        fail=$((fail + 1)); echo "not ok - $what (exit $rc, $errors error lines): $err"
+        check 1 "$what (exit $rc, $errors error lines): $err"
     fi
 }
 
@@ -57,7 +57,7 @@ if [ -n "$pristine" ] && [ -d "$pristine" ]; then
     expect_error "a patch that does not apply" "patch 0002-.*does not apply to target/riscv/cpu.c" \
         env QEMU_SOURCE=dir QEMU_SRC_DIR="$tmp/qemu-edited" BUILD_DIR="$tmp/build" "$repo/scripts/prepare-qemu.sh"
 else
-    fail=$((fail + 1)); echo "not ok - a patch that does not apply: no pristine QEMU tree to edit (run make qemu first)"
+    check 1 "a patch that does not apply: no pristine QEMU tree to edit (run make qemu first)"
 fi
 
 # Packages and source versions Debian does not have, and a mirror caught in
@@ -82,5 +82,4 @@ printf '/* not the binutils 2.43.1 elfxx-riscv.c */\n' > "$tmp/binutils/bfd/elfx
 expect_error "a binutils patch that does not apply" "patch 0001-.*does not apply to bfd/elfxx-riscv.c" \
     patched_tree "$tmp/binutils" "$repo/patches/binutils-2.43"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

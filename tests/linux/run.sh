@@ -16,14 +16,13 @@ set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tl_load_config
 . "$TL_REPO/scripts/linux-lib.sh"
+. "$TL_REPO/tests/tap.sh"
 
 setup_done=0
-trap 'if [ "$setup_done" = 0 ]; then echo "not ok - setup: kernel, OpenSBI, busybox and initramfs ready"; echo "0 passed, 1 failed"; fi' EXIT
+trap 'if [ "$setup_done" = 0 ]; then check 1 "setup: kernel, OpenSBI, busybox and initramfs ready"; tap_end; fi' EXIT
 tl_linux_prepare tl
 tl_build_initramfs
 setup_done=1
-
-. "$TL_REPO/tests/tap.sh"
 
 logdir="$BUILD_DIR/test-logs/linux"
 mkdir -p "$logdir"
@@ -114,10 +113,7 @@ grep -q '^tl-init: kernel: xtl: disabled: S-mode cannot access TL' "$log"
 check $? "$label: the kernel sees that the firmware keeps TL from S-mode and says so"
 grep -q '^tl-probe: riscv_hwprobe(key 0x58544c30) = 0x0: no xtl' "$log"
 check $? "$label: riscv_hwprobe reports no usable xtl"
-tl_console_checks "$log" "$rc" traps | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$label: /" > "$log.checks"
-cat "$log.checks"
-pass=$((pass + $(grep -c '^ok - ' "$log.checks")))
-fail=$((fail + $(grep -c '^not ok - ' "$log.checks")))
+# (its checks, made in a subshell, become this script's with the label)
+relay "$label: " < <(tl_console_checks "$log" "$rc" traps)
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

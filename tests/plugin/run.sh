@@ -19,14 +19,13 @@ system="$BUILD_DIR/qemu/qemu-system-riscv64"
 plugin="$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so"
 report=("/usr/bin/python3" "$TL_REPO/plugins/tlstat/tlstat-report.py")
 py=/usr/bin/python3
-for f in "$user" "$system" "$plugin"; do
-    [ -e "$f" ] || die "$f is missing; run 'make qemu'"
-done
+need_qemu "$user" "$system" "$plugin"
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null ||
     die "python3-jsonschema is missing (apt-get install python3-jsonschema, or make deps)"
 rm -rf "$out" && mkdir -p "$out"
 
 . "$TL_REPO/tests/tap.sh"
+tap_can_skip
 # compare <report.json> <expected.json> <label>: compare.py's lines are checks
 compare() {
     relay_cmd -- "$py" "$src/compare.py" "$@"
@@ -40,7 +39,7 @@ build "$out/known" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/known.c"
 build "$out/threads" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/threads.c" -lpthread
 build "$out/names" riscv64-linux-gnu-g++ -std=c++17 "${UFLAGS[@]}" "$src/names.cpp"
 build "$out/smp.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
-    -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" \
+    -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$TL_REPO" \
     -T "$TL_REPO/bench/baremetal/link.ld" "$TL_REPO/bench/baremetal/smp_start.S" "$src/smp.c"
 
 # run_user <name> <cpu> <plugin options> <program> [args]: report in $out/<name>.json
@@ -228,5 +227,4 @@ else
     skip_case "Linux boot under the plugin" "the TL kernel, OpenSBI or busybox is not built (make check-linux builds them)"
 fi
 
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+tap_end

@@ -7,10 +7,8 @@
  */
 #include <stdint.h>
 
+#include "baremetal/virt.h"
 #include "tl/tl_insn.h"
-
-#define UART0 ((volatile uint8_t *)0x10000000)
-#define FINISHER ((volatile uint32_t *)0x100000)
 
 static uint8_t buf[2][1024] __attribute__((aligned(64)));
 static volatile uint32_t finished[2];
@@ -36,12 +34,6 @@ void smp_main(unsigned long hart)
     }
     while (!__atomic_load_n(&finished[1], __ATOMIC_SEQ_CST)) {
     }
-    for (const char *s = "smp done\n"; *s; s++) {
-        while (!(UART0[5] & 0x20)) {
-        }
-        UART0[0] = (uint8_t)*s;
-    }
-    *FINISHER = 0x5555;
-    for (;;) {
-    }
+    virt_puts("smp done\n");
+    virt_exit(0);
 }

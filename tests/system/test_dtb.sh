@@ -7,7 +7,7 @@ set -uo pipefail
 tl_load_config
 need_tool fdtget device-tree-compiler
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$TL_REPO/tests/tap.sh"
@@ -30,5 +30,4 @@ for cpu in rv64,xtl=on max rv64 rv64,xtl=off; do
             [[ " $exts " != *" xtl "* ]] && [ -n "$exts" ]; check $? "-cpu $cpu: riscv,isa-extensions has no xtl" ;;
     esac
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

@@ -9,7 +9,7 @@ set -uo pipefail
 tl_load_config
 need_tool gdb-multiarch gdb-multiarch
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 elf=$("$TL_REPO/tests/system/build_guest.sh") || exit 1
 tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -59,5 +59,4 @@ out=$(cat "$tmp/gdb.txt")
 check $? "a gdb watchpoint on a byte a tl.store writes stops there with the new value 141"
 grep -q "TL state check: PASS" "$tmp/uart.txt"; check $? "the guest sees gdb's write to tl3 and an intact TL state (UART: $(tr -d '\n' < "$tmp/uart.txt"))"
 [ "$qrc" -eq 0 ]; check $? "QEMU exited through the test finisher with status 0 (got $qrc)"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

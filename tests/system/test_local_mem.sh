@@ -8,7 +8,7 @@ set -uo pipefail
 tl_load_config
 need_tool fdtget device-tree-compiler
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$TL_REPO/tests/tap.sh"
@@ -32,5 +32,4 @@ for bad in 3000 32M; do
     check $? "tl-l1m-size=$bad is refused with one clear line: $err"
 done
 "$qemu" -M virt,help 2>&1 | grep -q "tl-l0m-size=<size>.*L0M"; check $? "-M virt,help documents tl-l0m-size"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

@@ -8,7 +8,7 @@ set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tl_load_config
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 elf=$("$TL_REPO/tests/system/build_guest.sh") || exit 1
 qmp="/usr/bin/python3 $TL_REPO/tests/system/qmp.py"
 tmp=$(mktemp -d)
@@ -46,5 +46,4 @@ grep -q "TL state check: PASS" "$tmp/uart-dst.txt"
 check $? "the guest resumes on the destination and finds its TL state intact, mask CSR still initialized (UART: $(tr -d '\n' < "$tmp/uart-dst.txt"))"
 [ ! -s "$tmp/uart-src.txt" ]; check $? "the source VM was stopped before its check (its UART is empty)"
 [ "$rc" -eq 0 ]; check $? "the destination exits through the test finisher with status 0 (got $rc)"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

@@ -20,7 +20,7 @@ seed0=${3:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 limit=${FUZZ_TIMEOUT:-3600}
 
 qemu=${QEMU:-$BUILD_DIR/qemu/qemu-riscv64}
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 out="$BUILD_DIR/tests/user"
 mkdir -p "$out"
 src="$TL_REPO/tests/user"
@@ -70,10 +70,9 @@ for ((k = 0; k < procs; k++)); do
     fi
     ! grep -qiE 'qemu: fatal|qemu: uncaught target signal|assert|ERROR:|core dumped|Aborted|Segmentation fault|tcg fatal|hw_error|abort' "$tmp/err.$k"
     check $? "$what: no QEMU fatal error, assertion or crash text on stderr"
-    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/out.$k" | tail -n 1 | awk '{print $1, $3}')
+    read -r p f < <(counts_of "$tmp/out.$k")
     [ "$rc" -eq 0 ] && [ "${p:-0}" -gt 0 ] && [ "${f:-1}" -eq 0 ]
     check $? "$what: the fuzzer's own checks passed (${p:-0} passed, ${f:-?} failed)"
 done
 echo "# total time ${elapsed}s"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

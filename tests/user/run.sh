@@ -7,7 +7,7 @@ tl_load_config
 need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 
 qemu="$BUILD_DIR/qemu/qemu-riscv64"
-[ -x "$qemu" ] || die "$qemu is missing; run 'make qemu'"
+need_qemu "$qemu"
 out="$BUILD_DIR/tests/user"
 mkdir -p "$out"
 src="$TL_REPO/tests/user"
@@ -32,8 +32,8 @@ run_prog() {   # run_prog <cpu> <program> [args...]
     timeout "${RUN_TIMEOUT:-120}" "$qemu" -cpu "$cpu" "$out/$@" >"$log" 2>&1
     rc=$?
     cat "$log"
-    read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 | awk '{print $1, $3}')
-    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+    read -r p f < <(counts_of "$log")
+    add_counts "${p:-0}" "${f:-0}"
     check $(( rc != 0 || ${p:-0} == 0 )) "$(basename "$1") under -cpu $cpu exits 0 and ran tests (exit $rc)"
     rm -f "$log"
 }
@@ -125,5 +125,4 @@ else
     check 1 "docs/examples/quickstart.cpp compiles for riscv64"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end
