@@ -135,43 +135,19 @@ const char *tl_ttype_name(uint32_t ttype);
 /* ---- memory instructions ---- */
 
 /*
- * How the core reaches guest memory.  Addresses are already reduced modulo
- * 2^XLEN and a range passed to a callback never wraps.
- *  probe: true when every byte of [addr, addr+len) may be accessed; otherwise
- *         false with *fault_addr = the lowest byte that may not.  Changes no
- *         architectural state.
- *  read/write: the access itself; only called after every probe succeeded.
- */
-typedef struct tl_mem_if {
-    void *opaque;
-    bool (*probe)(void *opaque, uint64_t addr, uint32_t len, bool is_store,
-                  uint64_t *fault_addr);
-    void (*read)(void *opaque, uint64_t addr, void *dst, uint32_t len);
-    void (*write)(void *opaque, uint64_t addr, const void *src, uint32_t len);
-} tl_mem_if;
-
-/*
- * tl.load / tl.mload (masked = tm bit) and tl.store / tl.mstore.
- * imm8 is the sign-extended immediate, base the value of x[rs1],
- * addr_mask 0xffffffff for XLEN 32 or UINT64_MAX for XLEN 64.
- * On TL_FAULT nothing has changed and *fault_addr is the first faulting byte.
- */
-tl_status tl_exec_load(tl_state *s, unsigned rd, bool masked, int32_t imm8,
-                       uint64_t base, uint64_t addr_mask, const tl_mem_if *mem,
-                       uint64_t *fault_addr);
-tl_status tl_exec_store(const tl_state *s, unsigned rs, bool masked, int32_t imm8,
-                        uint64_t base, uint64_t addr_mask, const tl_mem_if *mem,
-                        uint64_t *fault_addr);
-
-/*
- * The same instructions with a batched memory interface: each callback gets
- * all ranges of the instruction at once, so a strided access costs one call
- * per step instead of one per slice.  The ranges are those the single-range
- * interface would see, in the same (scan) order: probe gets the ranges
- * merged by memory adjacency and must stop at the first range with a fault
- * (*fault_addr = the lowest faulting byte of that range); read/write get the
- * ranges merged by memory and register adjacency, `reg` being the offset of
- * a range in the register (dst/src is the whole 1024-byte register).
+ * How the core reaches guest memory: each callback gets all ranges of one
+ * instruction at once, so a strided access costs one call per step instead
+ * of one per slice.  Addresses are already reduced modulo 2^XLEN and a
+ * range never wraps.  The ranges cover the bytes of the selected slices in
+ * scan order (slice i, then byte b):
+ *  probe: the ranges merged by memory adjacency.  True when every byte may
+ *         be accessed; otherwise false, stopping at the first range with a
+ *         fault, with *fault_addr = the lowest faulting byte of that range.
+ *         Changes no architectural state.
+ *  read/write: the accesses themselves, only after probe succeeded: the
+ *         ranges merged by memory and register adjacency, `reg` being the
+ *         offset of a range in the register (dst/src is the whole
+ *         1024-byte register).
  */
 typedef struct tl_mem_range {
     uint64_t addr;
@@ -189,6 +165,19 @@ typedef struct tl_mem_batch_if {
     void (*read)(void *opaque, const tl_mem_range *ranges, unsigned count, uint8_t *dst);
     void (*write)(void *opaque, const tl_mem_range *ranges, unsigned count, const uint8_t *src);
 } tl_mem_batch_if;
+
+/*
+ * tl.load / tl.mload (masked = tm bit) and tl.store / tl.mstore.
+ * imm8 is the sign-extended immediate, base the value of x[rs1],
+ * addr_mask 0xffffffff for XLEN 32 or UINT64_MAX for XLEN 64.
+ * On TL_FAULT nothing has changed and *fault_addr is the first faulting byte.
+ */
+tl_status tl_exec_load_batch(tl_state *s, unsigned rd, bool masked, int32_t imm8,
+                             uint64_t base, uint64_t addr_mask, const tl_mem_batch_if *mem,
+                             uint64_t *fault_addr);
+tl_status tl_exec_store_batch(const tl_state *s, unsigned rs, bool masked, int32_t imm8,
+                              uint64_t base, uint64_t addr_mask, const tl_mem_batch_if *mem,
+                              uint64_t *fault_addr);
 
 /*
  * The plan of a load or store for the current CSRs (masked: tl.mload or
@@ -212,17 +201,34 @@ static inline uint64_t tl_mem_plan_first(const tl_mem_plan *p, int32_t imm8, uin
  * Fast completion of a load or store with an ordered plan whose span lies
  * in host memory that the caller has found accessible as a whole, without
  * side effects (plain RAM), starting at host (the byte at tl_mem_plan_first).
- * The outcome is that of tl_exec_load/tl_exec_store.
+ * The outcome is that of tl_exec_load_batch/tl_exec_store_batch.
  */
 void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host);
 void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host);
 
-tl_status tl_exec_load_batch(tl_state *s, unsigned rd, bool masked, int32_t imm8,
-                             uint64_t base, uint64_t addr_mask, const tl_mem_batch_if *mem,
-                             uint64_t *fault_addr);
-tl_status tl_exec_store_batch(const tl_state *s, unsigned rs, bool masked, int32_t imm8,
-                              uint64_t base, uint64_t addr_mask, const tl_mem_batch_if *mem,
-                              uint64_t *fault_addr);
+/*
+ * The same instructions for callers that access memory one range at a time
+ * (the host backend of the tile API): the ranges of each batched callback,
+ * in order, one call each.
+ *  probe: true when every byte of [addr, addr+len) may be accessed;
+ *         otherwise false with *fault_addr = the lowest byte that may not
+ *         (preset to addr), and no later range is probed.
+ *  read/write: one range, only after every probe succeeded.
+ */
+typedef struct tl_mem_if {
+    void *opaque;
+    bool (*probe)(void *opaque, uint64_t addr, uint32_t len, bool is_store,
+                  uint64_t *fault_addr);
+    void (*read)(void *opaque, uint64_t addr, void *dst, uint32_t len);
+    void (*write)(void *opaque, uint64_t addr, const void *src, uint32_t len);
+} tl_mem_if;
+
+tl_status tl_exec_load(tl_state *s, unsigned rd, bool masked, int32_t imm8,
+                       uint64_t base, uint64_t addr_mask, const tl_mem_if *mem,
+                       uint64_t *fault_addr);
+tl_status tl_exec_store(const tl_state *s, unsigned rs, bool masked, int32_t imm8,
+                        uint64_t base, uint64_t addr_mask, const tl_mem_if *mem,
+                        uint64_t *fault_addr);
 
 /* ---- register instructions ---- */
 tl_status tl_exec_concat(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2);

@@ -11,18 +11,9 @@ namespace {
 
 using Call = FakeMemory::Call;
 
-class MemoryTest : public TlTest {
+/* Every load and store runs on QEMU's paths: see MemoryPathTest. */
+class MemoryTest : public MemoryPathTest {
 protected:
-    tl_status Load(unsigned rd, bool masked, int32_t imm8, uint64_t base,
-                   uint64_t addr_mask = kMask64)
-    {
-        return tl_exec_load(s(), rd, masked, imm8, base, addr_mask, mem.If(), &fault);
-    }
-    tl_status Store(unsigned rs, bool masked, int32_t imm8, uint64_t base,
-                    uint64_t addr_mask = kMask64)
-    {
-        return tl_exec_store(s(), rs, masked, imm8, base, addr_mask, mem.If(), &fault);
-    }
     static Bytes Range(uint8_t first, size_t n)
     {
         Bytes b;
@@ -31,9 +22,6 @@ protected:
         }
         return b;
     }
-
-    FakeMemory mem;
-    uint64_t fault = 0xDEAD;
 };
 
 /* ---- loads ---- */
@@ -499,6 +487,29 @@ TEST_F(MemoryTest, MaskedFormsNeedTmaskLs)
     EXPECT_EQ(Load(1, true, 0, 0x100), TL_ERR_UNINIT_TMASK_LS);
     EXPECT_EQ(Store(1, true, 0, 0x100), TL_ERR_UNINIT_TMASK_LS);
     EXPECT_TRUE(mem.calls.empty());
+}
+
+/* ---- which of QEMU's two paths each test also checks ---- */
+
+TEST_F(MemoryTest, OrderedPlansInPlainMemoryAlsoRunOnTheHostPointerPath)
+{
+    SetShape(4, 1, 8);
+    ASSERT_EQ(Load(1, false, 0, 0x1000), TL_OK); /* contiguous */
+    ASSERT_EQ(Store(1, false, 0, 0x1000), TL_OK);
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 24);
+    Csr(TL_CSR_TMASK_LS, 0b0101);
+    ASSERT_EQ(Load(1, true, 0, 0x1000), TL_OK); /* strided, masked */
+    Csr(TL_CSR_TMASK_LS, 0);
+    ASSERT_EQ(Load(1, true, 0, 0x1000), TL_OK); /* nothing selected: span 0 */
+    EXPECT_EQ(host_path_runs, 4u);
+    /* The general path only: slices out of order, past the top, a fault. */
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, uint64_t(int64_t{-8}));
+    ASSERT_EQ(Load(1, false, 0, 0x1000), TL_OK);
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 8);
+    ASSERT_EQ(Load(1, false, 0, 0xFFFFFFF0, kMask32), TL_OK);
+    mem.Forbid(0x2010, 0x2010);
+    ASSERT_EQ(Load(1, false, 0, 0x2000), TL_FAULT);
+    EXPECT_EQ(host_path_runs, 4u);
 }
 
 } // namespace

@@ -211,18 +211,10 @@ TEST(StatusMessage, EveryStatusHasADistinctSentence)
 
 /* ---- the check order: ttype, needed CSRs (tshape first), shape, limits ---- */
 
-class CheckOrderTest : public TlTest {
+class CheckOrderTest : public MemoryPathTest {
 protected:
-    tl_status Load(bool masked)
-    {
-        return tl_exec_load(s(), 1, masked, 0, 0x1000, kMask64, mem.If(), &fault);
-    }
-    tl_status Store(bool masked)
-    {
-        return tl_exec_store(s(), 1, masked, 0, 0x1000, kMask64, mem.If(), &fault);
-    }
-    FakeMemory mem;
-    uint64_t fault = 0;
+    tl_status Load(bool masked) { return MemoryPathTest::Load(1, masked, 0, 0x1000); }
+    tl_status Store(bool masked) { return MemoryPathTest::Store(1, masked, 0, 0x1000); }
 };
 
 TEST_F(CheckOrderTest, InvalidTtypeComesFirstForEveryInstruction)

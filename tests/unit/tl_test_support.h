@@ -1,6 +1,7 @@
 /*
  * Shared fixtures for the TL semantic-core unit tests: a reset hart state,
- * register/CSR helpers and a fake guest memory that records every callback.
+ * register/CSR helpers, a fake guest memory that records every callback,
+ * and loads and stores run on both memory paths of QEMU's helper.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -116,8 +117,13 @@ private:
 };
 
 /*
- * Guest memory: bytes written by Poke or by a store are kept, every other
- * byte reads as Background(addr).  Bytes in a forbidden range fail probe.
+ * Guest memory behind the batched interface (tl_mem_batch_if), which QEMU's
+ * general path implements: bytes written by Poke or by a store are kept,
+ * every other byte reads as Background(addr).  Bytes in a forbidden range
+ * fail probe.  Each range a callback gets is recorded as one Call, in
+ * order; probe stops at the first range with a fault, as the interface
+ * requires.  ProbeRange / ReadRange / WriteRange are what happens to one
+ * range, for adapters to other interfaces.
  */
 class FakeMemory {
 public:
@@ -136,7 +142,7 @@ public:
 
     static uint8_t Background(uint64_t addr) { return uint8_t((addr * 7) ^ 0xA5); }
 
-    const tl_mem_if *If() const { return &if_; }
+    const tl_mem_batch_if *Batch() const { return &if_; }
     void Poke(uint64_t addr, const Bytes &b)
     {
         for (size_t i = 0; i < b.size(); ++i) {
@@ -157,24 +163,25 @@ public:
         return out;
     }
     void Forbid(uint64_t first, uint64_t last) { forbidden_.push_back({first, last}); }
+    /* True when a byte of [addr, addr + len) is forbidden. */
+    bool AnyForbidden(uint64_t addr, uint64_t len) const
+    {
+        for (const Range &r : forbidden_) {
+            if (len != 0 && r.first <= addr + (len - 1) && r.last >= addr) {
+                return true;
+            }
+        }
+        return false;
+    }
     size_t Stored() const { return bytes_.size(); }
 
-    std::vector<Call> calls;
-
-private:
-    struct Range {
-        uint64_t first, last;
-    };
-
-    static FakeMemory *Self(void *o) { return static_cast<FakeMemory *>(o); }
-    static bool Probe(void *o, uint64_t addr, uint32_t len, bool is_store, uint64_t *fault)
+    bool ProbeRange(uint64_t addr, uint32_t len, bool is_store, uint64_t *fault)
     {
-        FakeMemory *m = Self(o);
-        m->calls.push_back({'P', addr, len, is_store});
+        calls.push_back({'P', addr, len, is_store});
         EXPECT_GE(len, 1u);
         EXPECT_GE(addr + (len - 1), addr) << "a range passed to probe wraps";
         for (uint64_t a = addr; a - addr < len; ++a) {
-            for (const Range &r : m->forbidden_) {
+            for (const Range &r : forbidden_) {
                 if (a >= r.first && a <= r.last) {
                     *fault = a;
                     return false;
@@ -183,24 +190,66 @@ private:
         }
         return true;
     }
-    static void Read(void *o, uint64_t addr, void *dst, uint32_t len)
+    void ReadRange(uint64_t addr, void *dst, uint32_t len)
     {
-        FakeMemory *m = Self(o);
-        m->calls.push_back({'R', addr, len, false});
+        calls.push_back({'R', addr, len, false});
         for (uint32_t i = 0; i < len; ++i) {
-            static_cast<uint8_t *>(dst)[i] = m->Peek(addr + i);
+            static_cast<uint8_t *>(dst)[i] = Peek(addr + i);
         }
     }
-    static void Write(void *o, uint64_t addr, const void *src, uint32_t len)
+    void WriteRange(uint64_t addr, const void *src, uint32_t len)
     {
-        FakeMemory *m = Self(o);
-        m->calls.push_back({'W', addr, len, true});
+        calls.push_back({'W', addr, len, true});
         for (uint32_t i = 0; i < len; ++i) {
-            m->bytes_[addr + i] = static_cast<const uint8_t *>(src)[i];
+            bytes_[addr + i] = static_cast<const uint8_t *>(src)[i];
         }
     }
 
-    tl_mem_if if_;
+    std::vector<Call> calls;
+    /* Batched callbacks so far, each with all its ranges. */
+    unsigned probe_batches = 0, read_batches = 0, write_batches = 0;
+
+private:
+    struct Range {
+        uint64_t first, last;
+    };
+
+    static FakeMemory *Self(void *o) { return static_cast<FakeMemory *>(o); }
+    static bool Probe(void *o, const tl_mem_range *r, unsigned n, bool is_store, uint64_t *fault)
+    {
+        FakeMemory *m = Self(o);
+        ++m->probe_batches;
+        EXPECT_GE(n, 1u);
+        EXPECT_LE(n, unsigned(TL_MEM_MAX_RANGES));
+        for (unsigned k = 0; k < n; ++k) {
+            if (!m->ProbeRange(r[k].addr, r[k].len, is_store, fault)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    static void Read(void *o, const tl_mem_range *r, unsigned n, uint8_t *dst)
+    {
+        FakeMemory *m = Self(o);
+        ++m->read_batches;
+        EXPECT_LE(n, unsigned(TL_MEM_MAX_RANGES));
+        for (unsigned k = 0; k < n; ++k) {
+            EXPECT_LE(uint64_t(r[k].reg) + r[k].len, uint64_t(TL_REG_BYTES)) << "outside the register";
+            m->ReadRange(r[k].addr, dst + r[k].reg, r[k].len);
+        }
+    }
+    static void Write(void *o, const tl_mem_range *r, unsigned n, const uint8_t *src)
+    {
+        FakeMemory *m = Self(o);
+        ++m->write_batches;
+        EXPECT_LE(n, unsigned(TL_MEM_MAX_RANGES));
+        for (unsigned k = 0; k < n; ++k) {
+            EXPECT_LE(uint64_t(r[k].reg) + r[k].len, uint64_t(TL_REG_BYTES)) << "outside the register";
+            m->WriteRange(r[k].addr, src + r[k].reg, r[k].len);
+        }
+    }
+
+    tl_mem_batch_if if_;
     std::map<uint64_t, uint8_t> bytes_;
     std::vector<Range> forbidden_;
 };
@@ -213,6 +262,81 @@ inline std::ostream &operator<<(std::ostream &os, const FakeMemory::Call &c)
 
 constexpr uint64_t kMask32 = 0xFFFFFFFFull;
 constexpr uint64_t kMask64 = ~0ull;
+
+/*
+ * Loads and stores the way QEMU's helper runs them (target-riscv-tl/
+ * xtl_helper.c).  Every instruction goes through the batched interface on
+ * `mem`, QEMU's general path, which every expectation of a test checks.
+ * When QEMU would take the fast path instead (the plan of the CSRs is legal
+ * and ordered, and its span is plain memory: not past the top of the
+ * address space, no forbidden byte), the instruction also runs, on a copy
+ * of the state, through tl_mem_plan_of and a host pointer to those bytes,
+ * and must end the same: the same registers after a load, the same bytes
+ * after a store.  The plan's status must be the instruction's.
+ */
+class MemoryPathTest : public TlTest {
+protected:
+    tl_status Load(unsigned rd, bool masked, int32_t imm8, uint64_t base,
+                   uint64_t addr_mask = kMask64)
+    {
+        return Run(false, rd, masked, imm8, base, addr_mask);
+    }
+    tl_status Store(unsigned rs, bool masked, int32_t imm8, uint64_t base,
+                    uint64_t addr_mask = kMask64)
+    {
+        return Run(true, rs, masked, imm8, base, addr_mask);
+    }
+
+    FakeMemory mem;
+    uint64_t fault = 0xDEAD;
+    unsigned host_path_runs = 0; /* instructions also checked on the host-pointer path */
+
+private:
+    tl_status Run(bool store, unsigned r, bool masked, int32_t imm8, uint64_t base,
+                  uint64_t addr_mask)
+    {
+        /* The fast path first, on a copy: tl_mem_plan_of fills the state's plan cache. */
+        const std::unique_ptr<tl_state> fast = Snapshot();
+        const tl_mem_plan *plan = tl_mem_plan_of(fast.get(), masked);
+        const uint64_t first = tl_mem_plan_first(plan, imm8, base, addr_mask);
+        const uint64_t span = plan->span;
+        const bool plain = plan->status == TL_OK && plan->ordered &&
+                           (span == 0 || (span <= (uint64_t{1} << 20) &&
+                                          span - 1 <= addr_mask - first &&
+                                          !mem.AnyForbidden(first, span)));
+        Bytes host;
+        if (plain) {
+            host = mem.Peek(first, span);
+            if (store) {
+                tl_store_to_host(fast.get(), r, plan, span ? host.data() : nullptr);
+            } else {
+                tl_load_from_host(fast.get(), r, plan, span ? host.data() : nullptr);
+            }
+        }
+
+        const unsigned probes = mem.probe_batches, reads = mem.read_batches,
+                       writes = mem.write_batches;
+        const tl_status st =
+            store ? tl_exec_store_batch(s(), r, masked, imm8, base, addr_mask, mem.Batch(), &fault)
+                  : tl_exec_load_batch(s(), r, masked, imm8, base, addr_mask, mem.Batch(), &fault);
+        EXPECT_LE(mem.probe_batches - probes, 1u) << "one probe call per instruction";
+        EXPECT_LE(mem.read_batches - reads, 1u) << "one read call per instruction";
+        EXPECT_LE(mem.write_batches - writes, 1u) << "one write call per instruction";
+        EXPECT_EQ(plan->status, st == TL_FAULT ? TL_OK : st) << "the plan's status";
+
+        if (plain) {
+            ++host_path_runs;
+            EXPECT_EQ(st, TL_OK) << "an ordered plan in plain memory completes";
+            if (store) {
+                EXPECT_EQ(host, mem.Peek(first, span)) << "stored bytes, host-pointer path";
+            } else {
+                EXPECT_EQ(memcmp(fast->reg, state()->reg, sizeof(fast->reg)), 0)
+                    << "registers after the load, host-pointer path";
+            }
+        }
+        return st;
+    }
+};
 
 } // namespace tltest
 

@@ -1,0 +1,242 @@
+/*
+ * TensorLoad (xtl) semantic core: the copy kernels of the host pointer path,
+ * tl_load_from_host and tl_store_to_host, which move the slices of an
+ * ordered plan (tl_mem_plan.cc) between a TL register and host memory the
+ * caller found accessible as a whole.  A contiguous plan is one library
+ * copy; otherwise slices are copied one by one, with dense rows (every
+ * slice up to D0, W = S) walked by pointer increments, inline 32-byte
+ * (AVX2) or 64-byte (AVX-512) moves chosen once at start-up from the host
+ * CPU, and the bytes of a load that no slice covers zeroed.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "tl_core_internal.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
+#include "tl_copy.h"
+
+using namespace tl::detail;
+
+namespace {
+
+/*
+ * The slices of an ordered plan one by one (the contiguous case is a single
+ * copy).  Slices are short (a row of a tile): a library call each costs more
+ * than the copy, so on hosts with AVX2 slices of 32 to 512 bytes are copied
+ * inline with 32-byte moves.  COPY(dst, src, n) is the slice copy.  The
+ * common strided case, slices 0 .. n-1 all selected and W = S (rows of a
+ * tile read from a wider matrix), walks both sides with pointer increments.
+ */
+#define TL_DENSE_ROWS(p) (((p)->selected & ((p)->selected + 1u)) == 0 && (p)->width == (p)->slice_bytes)
+
+#define TL_LOAD_SLICES(COPY)                                                            \
+    do {                                                                                \
+        if (TL_DENSE_ROWS(p)) {                                                         \
+            const uint32_t rows = uint32_t(__builtin_popcount(p->selected));            \
+            const uint8_t *from = host;                                                 \
+            uint8_t *to = dst;                                                          \
+            for (uint32_t r = 0; r < rows; r++, from += p->pitch, to += p->width) {     \
+                COPY(to, from, p->width);                                               \
+            }                                                                           \
+            BulkZero(to, TL_REG_BYTES - rows * p->width);                               \
+            break;                                                                      \
+        }                                                                               \
+        uint32_t zero_from = 0;                                                         \
+        for (uint32_t sel = p->selected; sel != 0; sel &= sel - 1) {                    \
+            const uint32_t i = uint32_t(__builtin_ctz(sel));                            \
+            const uint32_t start = i * p->slice_bytes;                                  \
+            ZeroBytes(dst + zero_from, start - zero_from);                              \
+            COPY(dst + start, host + uint64_t(i) * uint64_t(p->pitch), p->width);       \
+            zero_from = start + p->width;                                               \
+        }                                                                               \
+        BulkZero(dst + zero_from, TL_REG_BYTES - zero_from);                            \
+    } while (0)
+
+#define TL_STORE_SLICES(COPY)                                                           \
+    do {                                                                                \
+        if (TL_DENSE_ROWS(p)) {                                                         \
+            const uint32_t rows = uint32_t(__builtin_popcount(p->selected));            \
+            uint8_t *to = host;                                                         \
+            const uint8_t *from = src;                                                  \
+            for (uint32_t r = 0; r < rows; r++, to += p->pitch, from += p->width) {     \
+                COPY(to, from, p->width);                                               \
+            }                                                                           \
+            break;                                                                      \
+        }                                                                               \
+        for (uint32_t sel = p->selected; sel != 0; sel &= sel - 1) {                    \
+            const uint32_t i = uint32_t(__builtin_ctz(sel));                            \
+            COPY(host + uint64_t(i) * uint64_t(p->pitch), src + i * p->slice_bytes,     \
+                 p->width);                                                             \
+        }                                                                               \
+    } while (0)
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define TL_AVX2_SLICES 1
+__attribute__((target("avx2"))) inline void CopySliceAvx2(uint8_t *dst, const uint8_t *src,
+                                                           uint32_t n)
+{
+    if (n < 32 || n > 512) {
+        tl_copy_bytes(dst, src, n);
+        return;
+    }
+    uint32_t o = 0;
+    for (; o + 32 <= n; o += 32) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + o),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + o)));
+    }
+    if (o < n) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + n - 32),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + n - 32)));
+    }
+}
+
+const bool kHostHasAvx2 = __builtin_cpu_supports("avx2");
+const bool kHostHasAvx512 = __builtin_cpu_supports("avx512f");
+
+__attribute__((target("avx512f"))) inline void CopySliceAvx512(uint8_t *dst, const uint8_t *src,
+                                                               uint32_t n)
+{
+    if (n < 64 || n > 512) {
+        tl_copy_bytes(dst, src, n);
+        return;
+    }
+    uint32_t o = 0;
+    for (; o + 64 <= n; o += 64) {
+        _mm512_storeu_si512(dst + o, _mm512_loadu_si512(src + o));
+    }
+    if (o < n) {
+        _mm512_storeu_si512(dst + n - 64, _mm512_loadu_si512(src + n - 64));
+    }
+}
+
+__attribute__((noinline, target("avx512f"))) void LoadSlicesAvx512(uint8_t *dst,
+                                                                  const tl_mem_plan *p,
+                                                                  const uint8_t *host)
+{
+    TL_LOAD_SLICES(CopySliceAvx512);
+}
+
+/*
+ * Dense rows of a fixed width W (a multiple of 32): the loop over rows with
+ * W / 32 moves unrolled, no per-row size tests.
+ */
+template <uint32_t W>
+__attribute__((target("avx2"), always_inline)) inline void CopyRowsAvx2(uint8_t *to, int64_t to_step,
+                                                                      const uint8_t *from,
+                                                                      int64_t from_step,
+                                                                      uint32_t rows)
+{
+    for (uint32_t r = 0; r < rows; r++, to += to_step, from += from_step) {
+        for (uint32_t o = 0; o < W; o += 32) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i *>(to + o),
+                                _mm256_loadu_si256(reinterpret_cast<const __m256i *>(from + o)));
+        }
+    }
+}
+
+/* Dense rows of the widths tiles use most; false for other widths. */
+__attribute__((target("avx2"))) inline bool CopyDenseRowsAvx2(uint8_t *to, int64_t to_step,
+                                                               const uint8_t *from,
+                                                               int64_t from_step, uint32_t width,
+                                                               uint32_t rows)
+{
+    switch (width) {
+    case 32: CopyRowsAvx2<32>(to, to_step, from, from_step, rows); return true;
+    case 64: CopyRowsAvx2<64>(to, to_step, from, from_step, rows); return true;
+    case 128: CopyRowsAvx2<128>(to, to_step, from, from_step, rows); return true;
+    case 256: CopyRowsAvx2<256>(to, to_step, from, from_step, rows); return true;
+    default: return false;
+    }
+}
+
+__attribute__((noinline, target("avx2"))) void LoadSlicesAvx2(uint8_t *dst, const tl_mem_plan *p,
+                                                             const uint8_t *host)
+{
+    if (TL_DENSE_ROWS(p)) {
+        const uint32_t rows = uint32_t(__builtin_popcount(p->selected));
+        if (CopyDenseRowsAvx2(dst, p->width, host, p->pitch, p->width, rows)) {
+            BulkZero(dst + rows * p->width, TL_REG_BYTES - rows * p->width);
+            return;
+        }
+    }
+    TL_LOAD_SLICES(CopySliceAvx2);
+}
+
+__attribute__((noinline, target("avx2"))) void StoreSlicesAvx2(uint8_t *host, const tl_mem_plan *p,
+                                                              const uint8_t *src)
+{
+    if (TL_DENSE_ROWS(p) &&
+        CopyDenseRowsAvx2(host, p->pitch, src, p->width, p->width,
+                          uint32_t(__builtin_popcount(p->selected)))) {
+        return;
+    }
+    TL_STORE_SLICES(CopySliceAvx2);
+}
+#endif
+
+__attribute__((noinline)) void LoadSlicesFromHost(uint8_t *dst, const tl_mem_plan *p,
+                                                  const uint8_t *host)
+{
+#if defined(TL_AVX2_SLICES)
+    if (kHostHasAvx512 && p->width >= 64 && !TL_DENSE_ROWS(p)) {
+        LoadSlicesAvx512(dst, p, host);
+        return;
+    }
+    if (kHostHasAvx2) {
+        LoadSlicesAvx2(dst, p, host);
+        return;
+    }
+#endif
+    TL_LOAD_SLICES(tl_copy_bytes);
+}
+
+__attribute__((noinline)) void StoreSlicesToHost(uint8_t *host, const tl_mem_plan *p,
+                                                 const uint8_t *src)
+{
+#if defined(TL_AVX2_SLICES)
+    if (kHostHasAvx2) {
+        StoreSlicesAvx2(host, p, src);
+        return;
+    }
+#endif
+    TL_STORE_SLICES(tl_copy_bytes);
+}
+
+} // namespace
+
+extern "C" {
+
+void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host)
+{
+    if (rd == 0) {
+        return; /* plain RAM: reading it has no effect to keep */
+    }
+    uint8_t *dst = s->reg[rd];
+    if (!p->contiguous) {
+        LoadSlicesFromHost(dst, p, host);
+        return;
+    }
+    tl_bulk_copy(dst, host, p->block_bytes);
+    if (p->block_bytes != TL_REG_BYTES) {
+        BulkZero(dst + p->block_bytes, TL_REG_BYTES - p->block_bytes);
+    }
+}
+
+void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host)
+{
+    const uint8_t *src = SourceReg(s, rs);
+    if (!p->contiguous) {
+        StoreSlicesToHost(host, p, src);
+        return;
+    }
+    tl_bulk_copy(host, src, p->block_bytes);
+}
+
+} // extern "C"

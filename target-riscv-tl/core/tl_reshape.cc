@@ -1,0 +1,699 @@
+/*
+ * TensorLoad (xtl) semantic core: the register-to-register reshapes
+ * tl.concat, tl.merge, tl.xpose and tl.fillpad.  concat and merge gather
+ * runs of indices along one dimension from two registers; xpose swaps two
+ * dimensions of a 2048-byte tensor held in two registers, through 2-D
+ * transposes (SSE2 16 x 16 byte blocks, SWAR 64-bit blocks, or a plain
+ * loop); fillpad keeps the valid region and fills the rest with the pad
+ * value of the element type.  4-bit elements are nibbles, element 2n low.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "tl_core_internal.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "tl_copy.h"
+#include "tl_float.h"
+
+using namespace tl::detail;
+
+namespace {
+
+/* Not __builtin_popcount: without a popcnt instruction it calls libgcc. */
+constexpr unsigned CountOnes(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    v = (v + (v >> 4)) & 0x0F0F0F0Fu;
+    return (v * 0x01010101u) >> 24;
+}
+
+/* ---- element copies (4-bit elements are nibbles, element 2n low) ---- */
+
+inline unsigned GetNibble(const uint8_t *p, size_t n)
+{
+    return (p[n >> 1] >> ((n & 1) * 4)) & 0xF;
+}
+
+inline void SetNibble(uint8_t *p, size_t n, unsigned v)
+{
+    const unsigned shift = (n & 1) * 4;
+    p[n >> 1] = uint8_t((p[n >> 1] & ~(0xFu << shift)) | (v << shift));
+}
+
+void CopyNibbles(uint8_t *dst, size_t dst_nibble, const uint8_t *src, size_t src_nibble,
+                 size_t count)
+{
+    if (((dst_nibble ^ src_nibble) & 1) == 0) {
+        if ((dst_nibble & 1) && count != 0) {
+            SetNibble(dst, dst_nibble++, GetNibble(src, src_nibble++));
+            --count;
+        }
+        memcpy(dst + dst_nibble / 2, src + src_nibble / 2, count / 2);
+        if (count & 1) {
+            SetNibble(dst, dst_nibble + count - 1, GetNibble(src, src_nibble + count - 1));
+        }
+        return;
+    }
+    for (size_t k = 0; k < count; ++k) {
+        SetNibble(dst, dst_nibble + k, GetNibble(src, src_nibble + k));
+    }
+}
+
+inline void CopyElements(uint8_t *dst, size_t dst_index, const uint8_t *src, size_t src_index,
+                         size_t count, unsigned esz)
+{
+    if (esz == 4) {
+        CopyNibbles(dst, dst_index, src, src_index, count);
+        return;
+    }
+    const size_t elem_bytes = esz / 8;
+    memcpy(dst + dst_index * elem_bytes, src + src_index * elem_bytes, count * elem_bytes);
+}
+
+/* A fixed-size memcpy compiles to plain moves; kRunBytes == 0 means "run bytes". */
+template <size_t kRunBytes>
+inline void CopyRun(uint8_t *dst, const uint8_t *src, size_t run_bytes)
+{
+    if constexpr (kRunBytes != 0) {
+        (void)run_bytes;
+        memcpy(dst, src, kRunBytes);
+    } else {
+        memcpy(dst, src, run_bytes);
+    }
+}
+
+/* Calls body(std::integral_constant<size_t, N>) with N = run_bytes when it is a common small size. */
+template <class Body>
+inline void DispatchRunBytes(size_t run_bytes, Body body)
+{
+    switch (run_bytes) {
+    case 1: body(std::integral_constant<size_t, 1>{}); break;
+    case 2: body(std::integral_constant<size_t, 2>{}); break;
+    case 4: body(std::integral_constant<size_t, 4>{}); break;
+    case 8: body(std::integral_constant<size_t, 8>{}); break;
+    case 16: body(std::integral_constant<size_t, 16>{}); break;
+    case 32: body(std::integral_constant<size_t, 32>{}); break;
+    default: body(std::integral_constant<size_t, 0>{}); break;
+    }
+}
+
+/* 64-bit little-endian words, whatever the host's byte order. */
+inline uint64_t Load64Le(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+inline void Store64Le(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
+/*
+ * One step of a SWAR block transpose: in the pair of words (a, b), the
+ * elements of `bits` bits at the odd positions of a swap with those at the
+ * even positions of b.  `mask` selects the even positions.
+ */
+inline void SwapHalves(uint64_t &a, uint64_t &b, unsigned bits, uint64_t mask)
+{
+    const uint64_t t = ((a >> bits) ^ b) & mask;
+    b ^= t;
+    a ^= t << bits;
+}
+
+/*
+ * dst[q][p] = src[p][q] for p < rows, q < cols, elements of kRun bytes
+ * (1, 2 or 4), rows and cols multiples of K = 8 / kRun.  src_pitch /
+ * dst_pitch are the byte distances between consecutive p of src and
+ * consecutive q of dst; elements within a row are contiguous.  Works on
+ * K x K blocks, each row of a block one 64-bit little-endian word kept in a
+ * register, transposed by log2(K) rounds of SwapHalves.
+ */
+template <size_t kRun>
+void TransposeBlocked(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch,
+                      size_t rows, size_t cols)
+{
+    constexpr uint64_t kM8 = 0x00FF00FF00FF00FFull, kM16 = 0x0000FFFF0000FFFFull,
+                       kM32 = 0x00000000FFFFFFFFull;
+    constexpr size_t K = 8 / kRun;
+    for (size_t p = 0; p < rows; p += K) {
+        for (size_t q = 0; q < cols; q += K) {
+            const uint8_t *s = src + p * src_pitch + q * kRun;
+            uint8_t *d = dst + q * dst_pitch + p * kRun;
+            if constexpr (kRun == 1) {
+                uint64_t w0 = Load64Le(s), w1 = Load64Le(s + src_pitch);
+                uint64_t w2 = Load64Le(s + 2 * src_pitch), w3 = Load64Le(s + 3 * src_pitch);
+                uint64_t w4 = Load64Le(s + 4 * src_pitch), w5 = Load64Le(s + 5 * src_pitch);
+                uint64_t w6 = Load64Le(s + 6 * src_pitch), w7 = Load64Le(s + 7 * src_pitch);
+                SwapHalves(w0, w1, 8, kM8);
+                SwapHalves(w2, w3, 8, kM8);
+                SwapHalves(w4, w5, 8, kM8);
+                SwapHalves(w6, w7, 8, kM8);
+                SwapHalves(w0, w2, 16, kM16);
+                SwapHalves(w1, w3, 16, kM16);
+                SwapHalves(w4, w6, 16, kM16);
+                SwapHalves(w5, w7, 16, kM16);
+                SwapHalves(w0, w4, 32, kM32);
+                SwapHalves(w1, w5, 32, kM32);
+                SwapHalves(w2, w6, 32, kM32);
+                SwapHalves(w3, w7, 32, kM32);
+                Store64Le(d, w0);
+                Store64Le(d + dst_pitch, w1);
+                Store64Le(d + 2 * dst_pitch, w2);
+                Store64Le(d + 3 * dst_pitch, w3);
+                Store64Le(d + 4 * dst_pitch, w4);
+                Store64Le(d + 5 * dst_pitch, w5);
+                Store64Le(d + 6 * dst_pitch, w6);
+                Store64Le(d + 7 * dst_pitch, w7);
+            } else if constexpr (kRun == 2) {
+                uint64_t w0 = Load64Le(s), w1 = Load64Le(s + src_pitch);
+                uint64_t w2 = Load64Le(s + 2 * src_pitch), w3 = Load64Le(s + 3 * src_pitch);
+                SwapHalves(w0, w1, 16, kM16);
+                SwapHalves(w2, w3, 16, kM16);
+                SwapHalves(w0, w2, 32, kM32);
+                SwapHalves(w1, w3, 32, kM32);
+                Store64Le(d, w0);
+                Store64Le(d + dst_pitch, w1);
+                Store64Le(d + 2 * dst_pitch, w2);
+                Store64Le(d + 3 * dst_pitch, w3);
+            } else {
+                static_assert(kRun == 4, "element bytes");
+                uint64_t w0 = Load64Le(s), w1 = Load64Le(s + src_pitch);
+                SwapHalves(w0, w1, 32, kM32);
+                Store64Le(d, w0);
+                Store64Le(d + dst_pitch, w1);
+            }
+        }
+    }
+}
+
+template <size_t kRun>
+void TransposeSimple(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch,
+                     size_t rows, size_t cols, size_t run)
+{
+    for (size_t q = 0; q < cols; ++q) {
+        uint8_t *d = dst + q * dst_pitch;
+        const uint8_t *s = src + q * run;
+        for (size_t p = 0; p < rows; ++p) {
+            CopyRun<kRun>(d, s, run);
+            d += run;
+            s += src_pitch;
+        }
+    }
+}
+
+#if defined(__SSE2__)
+/*
+ * Byte matrices in 16 x 16 blocks held in SSE registers.  One round
+ * interleaves rows i and i + 8 into rows 2i and 2i + 1; it rotates the
+ * 8-bit (row, column) index of every byte left by one, so four rounds swap
+ * row and column: a transpose in 64 unpacks per 256 bytes.
+ */
+void TransposeBytes16(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch,
+                      size_t rows, size_t cols)
+{
+    for (size_t p = 0; p < rows; p += 16) {
+        for (size_t q = 0; q < cols; q += 16) {
+            TL_UNINIT __m128i a[16];
+            TL_UNINIT __m128i b[16];
+            const uint8_t *s = src + p * src_pitch + q;
+#pragma GCC unroll 16
+            for (size_t i = 0; i < 16; ++i) {
+                a[i] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i * src_pitch));
+            }
+#pragma GCC unroll 2
+            for (int round = 0; round < 2; ++round) {
+#pragma GCC unroll 8
+                for (size_t i = 0; i < 8; ++i) {
+                    b[2 * i] = _mm_unpacklo_epi8(a[i], a[i + 8]);
+                    b[2 * i + 1] = _mm_unpackhi_epi8(a[i], a[i + 8]);
+                }
+#pragma GCC unroll 8
+                for (size_t i = 0; i < 8; ++i) {
+                    a[2 * i] = _mm_unpacklo_epi8(b[i], b[i + 8]);
+                    a[2 * i + 1] = _mm_unpackhi_epi8(b[i], b[i + 8]);
+                }
+            }
+            uint8_t *d = dst + q * dst_pitch + p;
+#pragma GCC unroll 16
+            for (size_t i = 0; i < 16; ++i) {
+                _mm_storeu_si128(reinterpret_cast<__m128i *>(d + i * dst_pitch), a[i]);
+            }
+        }
+    }
+}
+#endif
+
+/* dst[q][p] = src[p][q] as above, for any element size `run` (bytes). */
+void Transpose2D(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch, size_t rows,
+                 size_t cols, size_t run)
+{
+#if defined(__SSE2__)
+    if (run == 1 && rows % 16 == 0 && cols % 16 == 0) {
+        TransposeBytes16(dst, dst_pitch, src, src_pitch, rows, cols);
+        return;
+    }
+#endif
+    if (run == 1 && rows % 8 == 0 && cols % 8 == 0) {
+        TransposeBlocked<1>(dst, dst_pitch, src, src_pitch, rows, cols);
+    } else if (run == 2 && rows % 4 == 0 && cols % 4 == 0) {
+        TransposeBlocked<2>(dst, dst_pitch, src, src_pitch, rows, cols);
+    } else if (run == 4 && rows % 2 == 0 && cols % 2 == 0) {
+        TransposeBlocked<4>(dst, dst_pitch, src, src_pitch, rows, cols);
+    } else {
+        DispatchRunBytes(run, [&](auto fixed) {
+            TransposeSimple<decltype(fixed)::value>(dst, dst_pitch, src, src_pitch, rows, cols, run);
+        });
+    }
+}
+
+/*
+ * A block seen along dimension d as [outer][Dd][inner]: the index along d
+ * moves runs of `inner` contiguous elements.
+ */
+struct DimView {
+    size_t outer;
+    uint32_t size; /* Dd */
+    size_t inner;
+};
+
+inline DimView ViewAlong(const Block &b, unsigned d)
+{
+    DimView v{1, b.dim[d], 1};
+    for (unsigned k = 0; k < d; ++k) {
+        v.outer *= b.dim[k];
+    }
+    for (unsigned k = d + 1; k < 3; ++k) {
+        v.inner *= b.dim[k];
+    }
+    return v;
+}
+
+/*
+ * Result indices t .. t+count-1 along d come from indices index ..
+ * index+count-1 of reg: in every row this is one contiguous run of bytes
+ * (or nibbles).
+ */
+struct IndexRun {
+    const uint8_t *reg;
+    uint32_t index;
+    uint32_t count;
+    uint32_t t;
+};
+
+/* Appends a run, extending the previous one when it continues it. */
+inline unsigned AddRun(IndexRun *runs, unsigned n, const uint8_t *reg, uint32_t index,
+                       uint32_t count, uint32_t t)
+{
+    if (n != 0 && runs[n - 1].reg == reg && runs[n - 1].index + runs[n - 1].count == index &&
+        runs[n - 1].t + runs[n - 1].count == t) {
+        runs[n - 1].count += count;
+        return n;
+    }
+    runs[n] = {reg, index, count, t};
+    return n + 1;
+}
+
+/* Number of consecutive one bits of v from bit 0 (v != 0 or not). */
+inline unsigned LowOnes(uint32_t v)
+{
+    return v == 0xFFFFFFFFu ? 32 : unsigned(__builtin_ctz(~v));
+}
+
+/*
+ * concat: the indices selected by mask (ascending), from reg, become the
+ * result indices *t, *t + 1, ...
+ */
+inline unsigned AddMaskRuns(IndexRun *runs, unsigned n, const uint8_t *reg, uint32_t mask,
+                            uint32_t *t)
+{
+    while (mask != 0) {
+        const unsigned start = unsigned(__builtin_ctz(mask));
+        const unsigned len = LowOnes(mask >> start);
+        n = AddRun(runs, n, reg, start, len, *t);
+        *t += len;
+        mask = start + len >= 32 ? 0 : mask & ~((uint32_t{1} << (start + len)) - 1);
+    }
+    return n;
+}
+
+/* merge: index t < size comes from reg1 if bit t of mask is set, else from reg2. */
+inline unsigned MergeRuns(IndexRun *runs, const uint8_t *reg1, const uint8_t *reg2, uint32_t mask,
+                          uint32_t size)
+{
+    unsigned n = 0;
+    for (uint32_t t = 0; t < size;) {
+        const uint32_t bits = mask >> t;
+        const bool one = bits & 1u;
+        unsigned len = LowOnes(one ? bits : ~bits);
+        if (len > size - t) {
+            len = size - t;
+        }
+        n = AddRun(runs, n, one ? reg1 : reg2, t, len, t);
+        t += len;
+    }
+    return n;
+}
+
+/*
+ * dst[o][r.t + c][*] = r.reg[o][r.index + c][*] for every run r and c <
+ * r.count; other result positions are left as they are.  dst is distinct
+ * from every source register.
+ */
+void GatherAlongDim(uint8_t *dst, const DimView &v, unsigned esz, const IndexRun *runs,
+                    unsigned nruns)
+{
+    const size_t inner_bits = v.inner * esz;
+    if (inner_bits % 8 != 0) { /* 4-bit elements, odd run: nibble granularity */
+        for (size_t o = 0; o < v.outer; ++o) {
+            const size_t row = o * v.size;
+            for (unsigned k = 0; k < nruns; ++k) {
+                CopyNibbles(dst, (row + runs[k].t) * v.inner, runs[k].reg,
+                            (row + runs[k].index) * v.inner, size_t(runs[k].count) * v.inner);
+            }
+        }
+        return;
+    }
+    const size_t run = inner_bits / 8;
+    const size_t row_bytes = run * v.size;
+    /* Run by run, so that each inner loop copies a fixed number of bytes. */
+    for (unsigned k = 0; k < nruns; ++k) {
+        uint8_t *d = dst + runs[k].t * run;
+        const uint8_t *src = runs[k].reg + runs[k].index * run;
+        const size_t bytes = runs[k].count * run;
+        DispatchRunBytes(bytes, [&](auto fixed) {
+            for (size_t o = 0; o < v.outer; ++o) {
+                if constexpr (decltype(fixed)::value != 0) {
+                    CopyRun<decltype(fixed)::value>(d + o * row_bytes, src + o * row_bytes, bytes);
+                } else {
+                    tl_copy_bytes(d + o * row_bytes, src + o * row_bytes, bytes);
+                }
+            }
+        });
+    }
+}
+
+/* ---- pad values and fills ---- */
+
+template <const tl::fp::FloatFormat &F>
+constexpr uint32_t FloatPad(tl_pad_kind pad)
+{
+    return pad == TL_PAD_MIN ? tl::fp::InfinityOrSaturated<F>(true)
+                             : tl::fp::InfinityOrSaturated<F>(false);
+}
+
+uint32_t PadValue(ElemType type, tl_pad_kind pad)
+{
+    if (pad != TL_PAD_MIN && pad != TL_PAD_MAX) {
+        return 0;
+    }
+    switch (type) {
+    case ElemType::kInt4:
+    case ElemType::kInt8:
+    case ElemType::kInt16:
+    case ElemType::kInt32:
+        if (pad == TL_PAD_MIN) {
+            return 0;
+        }
+        return uint32_t(~uint64_t{0} >> (64 - ElementBits(type)));
+    case ElemType::kE2M1: return FloatPad<tl::fp::kE2M1>(pad);
+    case ElemType::kE4M3: return FloatPad<tl::fp::kE4M3>(pad);
+    case ElemType::kE5M2: return FloatPad<tl::fp::kE5M2>(pad);
+    case ElemType::kE3M4: return FloatPad<tl::fp::kE3M4>(pad);
+    case ElemType::kFp16: return FloatPad<tl::fp::kFp16>(pad);
+    case ElemType::kBf16: return FloatPad<tl::fp::kBf16>(pad);
+    case ElemType::kFp32: return FloatPad<tl::fp::kFp32>(pad);
+    case ElemType::kInvalid: break;
+    }
+    return 0;
+}
+
+void FillElements(uint8_t *dst, size_t bytes, uint32_t value, unsigned esz)
+{
+    switch (esz) {
+    case 4:
+        memset(dst, int(value | value << 4), bytes);
+        break;
+    case 8:
+        memset(dst, int(value), bytes);
+        break;
+    case 16:
+        for (size_t i = 0; i < bytes; i += 2) {
+            Store16(dst + i, value);
+        }
+        break;
+    default:
+        for (size_t i = 0; i < bytes; i += 4) {
+            Store32(dst + i, value);
+        }
+        break;
+    }
+}
+
+} // namespace
+
+extern "C" {
+
+tl_status tl_exec_concat(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2)
+{
+    ElemType type;
+    Block block;
+    tl_status st = CheckBlockPrologue(
+        s, CsrBit(TL_CSR_TMASK_CONCAT_1) | CsrBit(TL_CSR_TMASK_CONCAT_2), &type, &block);
+    if (st != TL_OK) {
+        return st;
+    }
+    if (dim > 2) { /* unreachable from a decoded instruction: DD = 11 is illegal */
+        return TL_ERR_SHAPE;
+    }
+    const DimView view = ViewAlong(block, dim);
+    if (view.size > TL_MAX_MASKED_DIM) {
+        return TL_ERR_CONCAT_DIM_TOO_BIG;
+    }
+    const uint32_t in_dim = view.size == 32 ? 0xFFFFFFFFu : (uint32_t{1} << view.size) - 1;
+    const uint32_t mask[2] = {CsrValue(s, TL_CSR_TMASK_CONCAT_1) & in_dim,
+                              CsrValue(s, TL_CSR_TMASK_CONCAT_2) & in_dim};
+    const unsigned selected = CountOnes(mask[0]) + CountOnes(mask[1]);
+    if (selected > view.size) {
+        return TL_ERR_CONCAT_OVERFLOW;
+    }
+    if (rd == 0) {
+        return TL_OK;
+    }
+    TL_UNINIT IndexRun runs[TL_MAX_MASKED_DIM];
+    uint32_t count = 0;
+    unsigned nruns = AddMaskRuns(runs, 0, SourceReg(s, rs1), mask[0], &count);
+    nruns = AddMaskRuns(runs, nruns, SourceReg(s, rs2), mask[1], &count);
+    TL_UNINIT uint8_t scratch[TL_REG_BYTES];
+    const bool aliased = rd == rs1 || rd == rs2;
+    uint8_t *dst = aliased ? scratch : s->reg[rd];
+    if (count < view.size) {
+        BulkZero(dst, TL_REG_BYTES); /* result indices count .. Dd-1 */
+    } else {
+        BulkZero(dst + block.bytes, TL_REG_BYTES - block.bytes);
+    }
+    GatherAlongDim(dst, view, block.esz, runs, nruns);
+    if (aliased) {
+        tl_bulk_copy(s->reg[rd], scratch, TL_REG_BYTES);
+    }
+    return TL_OK;
+}
+
+tl_status tl_exec_merge(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2)
+{
+    ElemType type;
+    Block block;
+    tl_status st = CheckBlockPrologue(s, CsrBit(TL_CSR_TMASK_CONCAT_1), &type, &block);
+    if (st != TL_OK) {
+        return st;
+    }
+    if (dim > 2) { /* unreachable from a decoded instruction: DD = 11 is illegal */
+        return TL_ERR_SHAPE;
+    }
+    const DimView view = ViewAlong(block, dim);
+    if (view.size > TL_MAX_MASKED_DIM) {
+        return TL_ERR_CONCAT_DIM_TOO_BIG;
+    }
+    if (rd == 0) {
+        return TL_OK;
+    }
+    const uint32_t mask = CsrValue(s, TL_CSR_TMASK_CONCAT_1);
+    const uint8_t *src1 = SourceReg(s, rs1);
+    const uint8_t *src2 = SourceReg(s, rs2);
+    TL_UNINIT IndexRun runs[TL_MAX_MASKED_DIM];
+    const unsigned nruns = MergeRuns(runs, src1, src2, mask, view.size);
+    TL_UNINIT uint8_t scratch[TL_REG_BYTES];
+    const bool aliased = rd == rs1 || rd == rs2;
+    uint8_t *dst = aliased ? scratch : s->reg[rd];
+    GatherAlongDim(dst, view, block.esz, runs, nruns);
+    BulkZero(dst + block.bytes, TL_REG_BYTES - block.bytes);
+    if (aliased) {
+        tl_bulk_copy(s->reg[rd], scratch, TL_REG_BYTES);
+    }
+    return TL_OK;
+}
+
+tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1, unsigned rs2,
+                        uint64_t dims)
+{
+    const ElemType type = DecodeTtype(CsrValue(s, TL_CSR_TTYPE));
+    if (type == ElemType::kInvalid) {
+        return TL_ERR_TTYPE;
+    }
+    const unsigned esz = ElementBits(type);
+    size_t d[4];
+    uint64_t elements = 1;
+    for (unsigned k = 0; k < 4; ++k) {
+        d[k] = (dims >> (8 * k)) & 0xFF;
+        elements *= d[k];
+    }
+    if (elements == 0 || elements * esz != uint64_t{TL_XPOSE_BYTES} * 8) {
+        return TL_ERR_XPOSE_SHAPE;
+    }
+    if (d[0] % 2 != 0) {
+        return TL_ERR_XPOSE_ODD_D0;
+    }
+    if (rs1 == rs2) {
+        return TL_ERR_XPOSE_SAME_REG;
+    }
+    unsigned a = dim0 & 3;
+    unsigned b = dim1 & 3;
+    /* Swapping a dimension with itself rewrites every byte where it was. */
+    if (a == b) {
+        return TL_OK;
+    }
+    if (a > b) {
+        const unsigned t = a;
+        a = b;
+        b = t;
+    }
+    /* [outer][Da][middle][Db][inner] -> [outer][Db][middle][Da][inner] */
+    size_t outer = 1, middle = 1, inner = 1;
+    for (unsigned k = 0; k < a; ++k) {
+        outer *= d[k];
+    }
+    for (unsigned k = a + 1; k < b; ++k) {
+        middle *= d[k];
+    }
+    for (unsigned k = b + 1; k < 4; ++k) {
+        inner *= d[k];
+    }
+    const size_t da = d[a], db = d[b];
+
+    TL_UNINIT uint8_t in[TL_XPOSE_BYTES];
+    TL_UNINIT uint8_t tmp[TL_XPOSE_BYTES];
+    tl_bulk_copy(in, SourceReg(s, rs1), TL_REG_BYTES);
+    tl_bulk_copy(in + TL_REG_BYTES, SourceReg(s, rs2), TL_REG_BYTES);
+    /* tlrs2 = tlrs1 + 1: the two halves are adjacent in the state, write the result there. */
+    const bool adjacent = rs1 != 0 && rs2 == rs1 + 1;
+    uint8_t *out = adjacent ? reinterpret_cast<uint8_t *>(s->reg) + size_t(rs1) * TL_REG_BYTES : tmp;
+
+    const size_t inner_bits = inner * esz;
+    if (inner_bits % 8 != 0) {
+        /*
+         * 4-bit elements with an odd run; as every D is a power of two here
+         * the run is a single nibble.  Output nibbles are produced in order
+         * and stored a byte (two nibbles) at a time.
+         */
+        const size_t step_p = middle * db; /* source nibbles between consecutive p */
+        size_t dst_nibble = 0;
+        unsigned low = 0;
+        for (size_t x = 0; x < outer; ++x) {
+            for (size_t q = 0; q < db; ++q) {
+                for (size_t m = 0; m < middle; ++m) {
+                    size_t src_run = (x * da * middle + m) * db + q;
+                    for (size_t p = 0; p < da; ++p, src_run += step_p) {
+                        for (size_t e = 0; e < inner; ++e, ++dst_nibble) {
+                            const unsigned v = GetNibble(in, src_run * inner + e);
+                            if (dst_nibble & 1) {
+                                out[dst_nibble >> 1] = uint8_t(low | v << 4);
+                            } else {
+                                low = v;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    } else {
+        /*
+         * For each (x, m): the Da x Db matrix of runs at
+         * in[((x*Da + p)*middle + m)*Db + q] goes to
+         * out[((x*Db + q)*middle + m)*Da + p], a 2-D transpose.
+         */
+        const size_t run = inner_bits / 8;
+        const size_t src_pitch = middle * db * run; /* between consecutive p */
+        const size_t dst_pitch = middle * da * run; /* between consecutive q */
+        for (size_t x = 0; x < outer; ++x) {
+            for (size_t m = 0; m < middle; ++m) {
+                Transpose2D(out + (x * db * middle + m) * da * run, dst_pitch,
+                            in + (x * da * middle + m) * db * run, src_pitch, da, db, run);
+            }
+        }
+    }
+    if (!adjacent) {
+        if (rs1 != 0) {
+            tl_bulk_copy(s->reg[rs1], out, TL_REG_BYTES);
+        }
+        if (rs2 != 0) {
+            tl_bulk_copy(s->reg[rs2], out + TL_REG_BYTES, TL_REG_BYTES);
+        }
+    }
+    return TL_OK;
+}
+
+tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs)
+{
+    ElemType type;
+    Block block;
+    tl_status st = CheckBlockPrologue(s, CsrBit(TL_CSR_TVALID), &type, &block);
+    if (st != TL_OK) {
+        return st;
+    }
+    const uint32_t tvalid = CsrValue(s, TL_CSR_TVALID);
+    const uint32_t valid[3] = {(tvalid >> 16) & 0xFF, (tvalid >> 8) & 0xFF, tvalid & 0xFF};
+    for (unsigned k = 0; k < 3; ++k) {
+        if (valid[k] > block.dim[k]) {
+            return TL_ERR_VALID_RANGE;
+        }
+    }
+    if (rd == 0) {
+        return TL_OK;
+    }
+    const uint8_t *src = SourceReg(s, rs);
+    TL_UNINIT uint8_t scratch[TL_REG_BYTES];
+    uint8_t *dst = rd == rs ? scratch : s->reg[rd];
+    if (valid[0] == block.dim[0] && valid[1] == block.dim[1] && valid[2] == block.dim[2]) {
+        tl_bulk_copy(dst, src, block.bytes);
+    } else {
+        FillElements(dst, block.bytes, PadValue(type, pad), block.esz);
+        for (uint32_t i = 0; i < valid[0]; ++i) {
+            for (uint32_t j = 0; j < valid[1]; ++j) {
+                const size_t row = (size_t(i) * block.dim[1] + j) * block.dim[2];
+                CopyElements(dst, row, src, row, valid[2], block.esz);
+            }
+        }
+    }
+    BulkZero(dst + block.bytes, TL_REG_BYTES - block.bytes);
+    if (dst == scratch) {
+        tl_bulk_copy(s->reg[rd], scratch, TL_REG_BYTES);
+    }
+    return TL_OK;
+}
+
+} // extern "C"
