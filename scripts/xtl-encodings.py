@@ -16,7 +16,8 @@ their writable masks and reset values (2.3-2.6).  From it come:
   linux-riscv-tl/arch/riscv/include/asm/xtl-opc.h   the same file, for the kernel
   patches/binutils-2.43/0002-riscv-xtl-opcode-table.patch
                                              binutils' include/opcode/riscv-opc-xtl.h:
-                                             MATCH_/MASK_, riscv_opcodes[] and
+                                             MATCH_/MASK_, the operand shifts of the
+                                             Xl* letters, riscv_opcodes[] and
                                              DECLARE_CSR rows
   include/tl/tl_asm.S                        through scripts/gen-tl-asm.py, which
                                              imports this table
@@ -42,6 +43,8 @@ and opcodes/riscv-dis.c):
     Xlx  disassembler-only form (gas rejects it): the non-canonical tl.xpose
          dimension fields of docs/isa.md 4.4
     d    GPR in [11:7]              t    GPR in [24:20]
+The Xl* positions come from the table (OP_SH_XTL_* in the generated header);
+d and t are binutils' own rd and rs2, so the table's GPR fields must be there.
 """
 
 import argparse
@@ -314,6 +317,16 @@ def header():
         o.append("#define MASK_%s 0x%x" % (f.sym, f.mask))
     for name, num in CSRS:
         o.append("#define CSR_%s 0x%x" % (name.upper(), num))
+    o.append("/* Fields of the Xl* operands (INSERT_OPERAND, EXTRACT_OPERAND).  */")
+    where = letter_fields()
+    fields = [("XTL_ENG", FIELD["ENG"])]
+    for letter, sym in LETTERS.items():
+        if (sym, where[letter]) not in fields:
+            assert sym not in dict(fields), "letters of %s at two places" % sym
+            fields.append((sym, where[letter]))
+    for sym, (hi, lo) in fields:
+        o.append("#define OP_MASK_%s 0x%x" % (sym, (1 << (hi - lo + 1)) - 1))
+        o.append("#define OP_SH_%s %d" % (sym, lo))
     o.append("#endif /* RISCV_OPC_XTL_H */")
     o.append("#endif")
     return "\n".join(o) + "\n"
