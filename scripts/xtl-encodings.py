@@ -407,7 +407,7 @@ def c_header():
         o.append("#define XTL_KIND_%s %d" % (k.upper(), i))
     o.append("/* EngineIDs (docs/isa.md 4.2), each the default of the instructions named */")
     for name, v, what in ENGINES:
-        o.append("#define XTL_ENG_%s %d  /* %s */" % (name, v, what))
+        o.append("#define XTL_ENG_%s %du  /* %s */" % (name, v, what))
     o.append("/* tl.fillpad PP */")
     for pp, pad in enumerate(PADS):
         o.append("#define XTL_PAD_%s %d" % (pad.upper(), pp))

@@ -156,10 +156,10 @@
 #define XTL_KIND_MULS 5
 #define XTL_KIND_FILLPAD 6
 /* EngineIDs (docs/isa.md 4.2), each the default of the instructions named */
-#define XTL_ENG_LOAD 0  /* TensorLoad: tl.load, tl.mload */
-#define XTL_ENG_COMP 1  /* TensorComp: tl.addi, tl.muls */
-#define XTL_ENG_STORE 2  /* TensorStore: tl.store, tl.mstore */
-#define XTL_ENG_RESHAPE 3  /* Reshape: tl.concat, tl.merge, tl.xpose, tl.fillpad */
+#define XTL_ENG_LOAD 0u  /* TensorLoad: tl.load, tl.mload */
+#define XTL_ENG_COMP 1u  /* TensorComp: tl.addi, tl.muls */
+#define XTL_ENG_STORE 2u  /* TensorStore: tl.store, tl.mstore */
+#define XTL_ENG_RESHAPE 3u  /* Reshape: tl.concat, tl.merge, tl.xpose, tl.fillpad */
 /* tl.fillpad PP */
 #define XTL_PAD_ZERO 0
 #define XTL_PAD_MIN 1
