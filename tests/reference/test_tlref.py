@@ -1132,6 +1132,7 @@ def test_encoding():
         (T.encode_merge(0, 1, 2, 3) | (0b00011 << 25), 4, "merge DD = 11"),
         (T.encode_addi(1, 2, 0) | (1 << 28), 5, "addi funct2 = 01"),
         (T.encode_addi(1, 2, 0) | (2 << 28), 5, "addi funct2 = 10"),
+        (T.encode_addi(1, 2, -1, funct2=3), 5, "addi funct2 = 11 (encode_addi funct2=3)"),
         (T.encode_xpose(1, 2, 3, 0, 1) | (1 << 29), 6, "xpose funct5[4] = 1"),
         (T.encode_muls(1, 2, 3) | (1 << 25), 7, "muls funct5 = 00001"),
         (T.encode_muls(1, 2, 3) | (0x10 << 25), 7, "muls funct5 = 10000"),

@@ -986,10 +986,11 @@ def encode_merge(dim, tlrd, tlrs1, tlrs2, engine=ENGINE_RESHAPE):
     return _word(engine, 0b00100 | dim, tlrs2, tlrs1, 0b001, tlrd)
 
 
-def encode_addi(tlrd, tlrs, imm, engine=ENGINE_TENSORCOMP):
-    assert -128 <= imm <= 255
+def encode_addi(tlrd, tlrs, imm, engine=ENGINE_TENSORCOMP, funct2=0):
+    """funct2 is bits [29:28]; any value but 0 makes the word reserved (R5)."""
+    assert -128 <= imm <= 255 and 0 <= funct2 <= 3
     imm &= 0xFF
-    return _word(engine, imm >> 5, imm & 0x1F, tlrs, 0b010, tlrd)
+    return _word(engine, (funct2 << 3) | (imm >> 5), imm & 0x1F, tlrs, 0b010, tlrd)
 
 
 # assembler funct5 of tl.xpose.AB (decisions sec. 4)
