@@ -1686,7 +1686,7 @@ def detail_report(cases_idx, cases, env, opts, label):
 
 def ensure_guest(path):
     src = os.path.join(HERE, "tl_diff_guest.c")
-    hdrs = [os.path.join(REPO, "include", "tl", "tl_insn.h")]
+    hdrs = [os.path.join(REPO, "include", "tl", h) for h in ("tl_insn.h", "xtl-opc.h")]
     if os.path.exists(path) and all(os.path.getmtime(path) >= os.path.getmtime(s)
                                     for s in [src] + hdrs):
         return None
