@@ -572,6 +572,20 @@ def verify():
         report(not bad, "%-16s match 0x%08x mask 0x%08x = tlref encoder and decoder (64 operand sets)%s"
                % (f.name, f.match, f.mask, "; " + bad[0] if bad else ""))
 
+    # 1b. the common layout of docs/isa.md 4.1 packs as tlref.encode_fields
+    bad = []
+    for _ in range(256):
+        v = {name: rnd.randrange(1 << (hi - lo + 1)) for name, hi, lo, _ in FIELDS[:6]}
+        w = insert("OPCODE", OPCODE_CUSTOM2)
+        for name, value in v.items():
+            w |= insert(name, value)
+        r = tlref.encode_fields(v["FUNCT3"], v["FUNCT5"], v["OPERAND_B"], v["OPERAND_A"],
+                                v["OPERAND_C"], engine=v["ENG"])
+        if w != r:
+            bad.append("0x%08x vs tlref 0x%08x" % (w, r))
+    report(not bad, "fields %s of the common layout = tlref.encode_fields (256 sets)%s"
+           % (", ".join(name for name, _, _, _ in FIELDS[:7]), "; " + bad[0] if bad else ""))
+
     # 2. no row looks at [19:15] or [11:7], so walking all of [31:20] x funct3
     #    (those two fields random) walks every case.  On each word: at most one
     #    legal row; a reserved row exactly when no legal row, and the first one
