@@ -20,6 +20,10 @@ How it works (GNU as has no string variables, only numeric symbols):
     leading-0 octal, optional sign, empty = 0);
   * the word is emitted with `.insn 4, <constant>`.
 All scratch symbols start with .L, so nothing reaches the object's symbol table.
+
+Every encoding number (field positions and widths, funct3, fixed funct5 bits,
+default EngineIDs) comes from the opcode table of scripts/xtl-encodings.py;
+this script only says which macro argument goes into which field.
 """
 
 import argparse
@@ -44,16 +48,66 @@ ABI = ["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1",
 GPRS = [("x%d" % i, i) for i in range(32)] + [(n, i) for i, n in enumerate(ABI)] + [("fp", 8)]
 TLREGS = [("tl%d" % i, i) for i in range(32)]
 
-# The opcode table shared with the binutils patch: default EngineIDs (docs/isa.md
-# 4.2), the tl.xpose.AB funct5 values (4.4) and the fillpad pad names.
+# The opcode table shared with the binutils patch and include/tl/xtl-opc.h:
+# fields (docs/isa.md 4.1, 4.3), forms with their fixed fields and default
+# EngineIDs (4.2-4.4).
 _spec = importlib.util.spec_from_file_location(
     "xtl_encodings", os.path.join(os.path.dirname(os.path.abspath(__file__)), "xtl-encodings.py"))
 xtl_encodings = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(xtl_encodings)
 ENG_LOAD, ENG_COMP, ENG_STORE, ENG_RESHAPE = (xtl_encodings.ENG_LOAD, xtl_encodings.ENG_COMP,
                                               xtl_encodings.ENG_STORE, xtl_encodings.ENG_RESHAPE)
-XPOSE_FUNCT5 = xtl_encodings.XPOSE_FUNCT5
-PADS = xtl_encodings.PADS
+FIELD = xtl_encodings.FIELD
+
+# tl__emit's arguments: the fields of the common layout (docs/isa.md 4.1)
+# below the opcode, named after their top bit where they are operands.
+EMIT_ARGS = [("eng", "ENG"), ("f5", "FUNCT5"), ("b%d" % FIELD["OPERAND_B"][0], "OPERAND_B"),
+             ("b%d" % FIELD["OPERAND_A"][0], "OPERAND_A"), ("f3", "FUNCT3"),
+             ("b%d" % FIELD["OPERAND_C"][0], "OPERAND_C")]
+
+
+def lo(field):
+    return FIELD[field][1]
+
+
+def ones(field):
+    hi, low = FIELD[field]
+    return (1 << (hi - low + 1)) - 1
+
+
+def bits(field):
+    """'[hi:lo]' or '[bit]' of a field."""
+    hi, low = FIELD[field]
+    return "[%d]" % hi if hi == low else "[%d:%d]" % (hi, low)
+
+
+def binary(value, field):
+    """value as the field's width of binary digits."""
+    hi, low = FIELD[field]
+    return format(value, "0%db" % (hi - low + 1))
+
+
+def fixed(form, field):
+    """The value the form's MATCH_ gives a field of the common layout."""
+    return xtl_encodings.extract(field, form.match)
+
+
+def same_place(operand, common):
+    """An operand field that tl__emit takes whole as one field of the common layout."""
+    assert FIELD[operand] == FIELD[common], "%s is not %s" % (operand, common)
+
+
+def imm8_split(imm):
+    """imm8 spans the low bits of funct5 and all of operand B: the funct5 part of
+    the operand as an expression (tl__emit takes the operand-B part from the
+    whole value, masked)."""
+    assert lo(imm) == lo("OPERAND_B") and FIELD[imm][0] <= FIELD["FUNCT5"][0], imm
+    return "((.Ltl_i&0x%X)>>%d)" % (ones(imm), lo("FUNCT5") - lo(imm))
+
+
+def forms_of(kind):
+    """The assembler forms of a kind, in table order."""
+    return [f for f in xtl_encodings.forms() if f.kind == kind and not f.disasm_only]
 
 
 def name_hash(name):
@@ -74,12 +128,12 @@ def gen():
  * Use:  .include "tl/tl_asm.S"       (as -I <repo>/include)
  *   or  #include "tl/tl_asm.S"       (in a .S file built by gcc -I <repo>/include)
  *
- *   tl.load   tlN, imm(rs1)          tl.mload  tlN, imm(rs1)      EngineID 0
- *   tl.store  tlN, imm(rs1)          tl.mstore tlN, imm(rs1)      EngineID 2
- *   tl.addi   tlD, tlS, imm          tl.muls   tlD, tlS, rs2      EngineID 1
- *   tl.concat.D tlD, tlS1, tlS2      tl.merge.D tlD, tlS1, tlS2   D = 0 1 2, EngineID 3
- *   tl.xpose.AB tlS1, tlS2, rs       AB = 01 02 03 12 13 23,      EngineID 3
- *   tl.fillpad.zero|min|max tlD, tlS                              EngineID 3
+ *   tl.load   tlN, imm(rs1)          tl.mload  tlN, imm(rs1)      EngineID %(load)d
+ *   tl.store  tlN, imm(rs1)          tl.mstore tlN, imm(rs1)      EngineID %(store)d
+ *   tl.addi   tlD, tlS, imm          tl.muls   tlD, tlS, rs2      EngineID %(comp)d
+ *   tl.concat.D tlD, tlS1, tlS2      tl.merge.D tlD, tlS1, tlS2   D = 0 1 2, EngineID %(reshape)d
+ *   tl.xpose.AB tlS1, tlS2, rs       AB = 01 02 03 12 13 23,      EngineID %(reshape)d
+ *   tl.fillpad.zero|min|max tlD, tlS                              EngineID %(reshape)d
  *
  * Every mnemonic takes an optional trailing EngineID override, spelled as the
  * disassembler prints it: `tl.concat.0 tl0, tl1, tl2, eng=2` (or just `, 2`).
@@ -96,7 +150,7 @@ def gen():
  */
 .ifndef .Ltl_asm_included
 .set .Ltl_asm_included, 1
-""")
+""" % dict(load=ENG_LOAD, store=ENG_STORE, comp=ENG_COMP, reshape=ENG_RESHAPE))
 
     # ---- character values ----
     w("/* tl__cv ch: .Ltl_cv = value of one character (a-z 1..26, 0-9 %d..%d, A-Z %d..%d, else 0) */"
@@ -333,79 +387,108 @@ def gen():
            b=CV["b"], B=CV["B"]))
 
     # ---- emit ----
-    w("""/* tl__emit eng, f5, b24, b19, f3, b11: one CUSTOM-2 (0x5B) word, docs/isa.md 4.1 */
-.macro tl__emit eng, f5, b24, b19, f3, b11
-  .insn 4, (((\\eng) & 3) << 30) | (((\\f5) & 31) << 25) | (((\\b24) & 31) << 20) | (((\\b19) & 31) << 15) | (((\\f3) & 7) << 12) | (((\\b11) & 31) << 7) | 0x5B
+    args = ", ".join(a for a, _ in EMIT_ARGS)
+    parts = ["(((\\%s) & %d) << %d)" % (a, ones(f), lo(f)) for a, f in EMIT_ARGS]
+    w("""/* tl__emit %s: one CUSTOM-2 (0x%02X) word, docs/isa.md 4.1 */
+.macro tl__emit %s
+  .insn 4, %s | 0x%02X
 .endm
-""")
+""" % (args, xtl_encodings.OPCODE_CUSTOM2, args, " | ".join(parts), xtl_encodings.OPCODE_CUSTOM2))
 
     # ---- mnemonics ----
-    w("/* ---- memory: [29] st, [28] tm, [27:20] imm8, [19:15] tlr, [11:7] rs1 ---- */")
-    for name, st, tm, eng in (("tl.load", 0, 0, ENG_LOAD), ("tl.mload", 0, 1, ENG_LOAD),
-                              ("tl.store", 1, 0, ENG_STORE), ("tl.mstore", 1, 1, ENG_STORE)):
+    same_place("MEM_TLR", "OPERAND_A")
+    same_place("MEM_RS1", "OPERAND_C")
+    w("/* ---- memory: %s st, %s tm, %s imm8, %s tlr, %s rs1 ---- */"
+      % (bits("MEM_ST"), bits("MEM_TM"), bits("MEM_IMM8"), bits("MEM_TLR"), bits("MEM_RS1")))
+    for f in forms_of("mem"):
+        st, tm = f.fixed["MEM_ST"], f.fixed["MEM_TM"]
+        assert fixed(f, "FUNCT5") == (st << (lo("MEM_ST") - lo("FUNCT5")) |
+                                      tm << (lo("MEM_TM") - lo("FUNCT5")))
         w(""".macro %(n)s tlr, mem, eng=%(e)d
   tl__tlreg .Ltl_a, \\tlr, %(n)s
   tl__mem .Ltl_i, .Ltl_g, \\mem, %(n)s
   tl__eng .Ltl_e, \\eng, %(n)s
-  tl__emit .Ltl_e, ((%(st)d<<4)|(%(tm)d<<3)|((.Ltl_i&0xFF)>>5)), .Ltl_i, .Ltl_a, 0, .Ltl_g
+  tl__emit .Ltl_e, ((%(st)d<<%(sts)d)|(%(tm)d<<%(tms)d)|%(imm)s), .Ltl_i, .Ltl_a, %(f3)d, .Ltl_g
 .endm
-""" % dict(n=name, st=st, tm=tm, e=eng))
+""" % dict(n=f.name, st=st, sts=lo("MEM_ST") - lo("FUNCT5"), tm=tm,
+           tms=lo("MEM_TM") - lo("FUNCT5"), imm=imm8_split("MEM_IMM8"), f3=f.funct3, e=f.eng))
 
-    w("/* ---- concat / merge: funct5 = 00M DD, [24:20] tlrs2, [19:15] tlrs1, [11:7] tlrd ---- */")
-    for kind, m in (("concat", 0), ("merge", 1)):
-        for d in range(3):
-            n = "tl.%s.%d" % (kind, d)
-            w(""".macro %(n)s tlrd, tlrs1, tlrs2, eng=%(e)d
+    same_place("MOVE_TLRS2", "OPERAND_B")
+    same_place("MOVE_TLRS1", "OPERAND_A")
+    same_place("MOVE_TLRD", "OPERAND_C")
+    w("/* ---- concat / merge: funct5 = 00M DD, %s tlrs2, %s tlrs1, %s tlrd ---- */"
+      % (bits("MOVE_TLRS2"), bits("MOVE_TLRS1"), bits("MOVE_TLRD")))
+    for f in forms_of("concat") + forms_of("merge"):
+        w(""".macro %(n)s tlrd, tlrs1, tlrs2, eng=%(e)d
   tl__tlreg .Ltl_a, \\tlrd, %(n)s
   tl__tlreg .Ltl_b, \\tlrs1, %(n)s
   tl__tlreg .Ltl_c, \\tlrs2, %(n)s
   tl__eng .Ltl_e, \\eng, %(n)s
-  tl__emit .Ltl_e, 0x%(f5)02X, .Ltl_c, .Ltl_b, 1, .Ltl_a
+  tl__emit .Ltl_e, 0x%(f5)02X, .Ltl_c, .Ltl_b, %(f3)d, .Ltl_a
 .endm
-""" % dict(n=n, e=ENG_RESHAPE, f5=(m << 2) | d))
+""" % dict(n=f.name, e=f.eng, f5=fixed(f, "FUNCT5"), f3=f.funct3))
 
-    w("/* ---- addi: [29:28] 00, [27:20] imm8, [19:15] tlrs, [11:7] tlrd ---- */")
-    w(""".macro tl.addi tlrd, tlrs, imm, eng=%(e)d
-  tl__tlreg .Ltl_a, \\tlrd, tl.addi
-  tl__tlreg .Ltl_b, \\tlrs, tl.addi
-  tl__imm8 .Ltl_i, \\imm, tl.addi
-  tl__eng .Ltl_e, \\eng, tl.addi
-  tl__emit .Ltl_e, ((.Ltl_i&0xFF)>>5), .Ltl_i, .Ltl_b, 2, .Ltl_a
+    same_place("ADDI_TLRS", "OPERAND_A")
+    same_place("ADDI_TLRD", "OPERAND_C")
+    (f,) = forms_of("addi")
+    w("/* ---- addi: %s %s, %s imm8, %s tlrs, %s tlrd ---- */"
+      % (bits("ADDI_FUNCT2"), binary(f.fixed["ADDI_FUNCT2"], "ADDI_FUNCT2"),
+         bits("ADDI_IMM8"), bits("ADDI_TLRS"), bits("ADDI_TLRD")))
+    f5 = imm8_split("ADDI_IMM8")
+    if fixed(f, "FUNCT5"):
+        f5 = "(0x%02X|%s)" % (fixed(f, "FUNCT5"), f5)
+    w(""".macro %(n)s tlrd, tlrs, imm, eng=%(e)d
+  tl__tlreg .Ltl_a, \\tlrd, %(n)s
+  tl__tlreg .Ltl_b, \\tlrs, %(n)s
+  tl__imm8 .Ltl_i, \\imm, %(n)s
+  tl__eng .Ltl_e, \\eng, %(n)s
+  tl__emit .Ltl_e, %(f5)s, .Ltl_i, .Ltl_b, %(f3)d, .Ltl_a
 .endm
-""" % dict(e=ENG_COMP))
+""" % dict(n=f.name, e=f.eng, f5=f5, f3=f.funct3))
 
-    w("/* ---- xpose: funct5 per docs/isa.md 4.4, [24:20] tlrs2, [19:15] tlrs1, [11:7] rs ---- */")
-    for ab, f5 in XPOSE_FUNCT5.items():
-        n = "tl.xpose." + ab
+    same_place("XPOSE_TLRS2", "OPERAND_B")
+    same_place("XPOSE_TLRS1", "OPERAND_A")
+    same_place("XPOSE_RS", "OPERAND_C")
+    w("/* ---- xpose: funct5 per docs/isa.md 4.4, %s tlrs2, %s tlrs1, %s rs ---- */"
+      % (bits("XPOSE_TLRS2"), bits("XPOSE_TLRS1"), bits("XPOSE_RS")))
+    for f in forms_of("xpose"):
         w(""".macro %(n)s tlrs1, tlrs2, rs, eng=%(e)d
   tl__tlreg .Ltl_a, \\tlrs1, %(n)s
   tl__tlreg .Ltl_b, \\tlrs2, %(n)s
   tl__gpr .Ltl_g, \\rs, %(n)s
   tl__eng .Ltl_e, \\eng, %(n)s
-  tl__emit .Ltl_e, 0x%(f5)02X, .Ltl_b, .Ltl_a, 3, .Ltl_g
+  tl__emit .Ltl_e, 0x%(f5)02X, .Ltl_b, .Ltl_a, %(f3)d, .Ltl_g
 .endm
-""" % dict(n=n, e=ENG_RESHAPE, f5=f5))
+""" % dict(n=f.name, e=f.eng, f5=fixed(f, "FUNCT5"), f3=f.funct3))
 
-    w("/* ---- muls: funct5 0, [24:20] rs2, [19:15] tlrs, [11:7] tlrd ---- */")
-    w(""".macro tl.muls tlrd, tlrs, rs2, eng=%(e)d
-  tl__tlreg .Ltl_a, \\tlrd, tl.muls
-  tl__tlreg .Ltl_b, \\tlrs, tl.muls
-  tl__gpr .Ltl_g, \\rs2, tl.muls
-  tl__eng .Ltl_e, \\eng, tl.muls
-  tl__emit .Ltl_e, 0, .Ltl_g, .Ltl_b, 4, .Ltl_a
+    same_place("MULS_RS2", "OPERAND_B")
+    same_place("MULS_TLRS", "OPERAND_A")
+    same_place("MULS_TLRD", "OPERAND_C")
+    (f,) = forms_of("muls")
+    w("/* ---- muls: funct5 %d, %s rs2, %s tlrs, %s tlrd ---- */"
+      % (fixed(f, "FUNCT5"), bits("MULS_RS2"), bits("MULS_TLRS"), bits("MULS_TLRD")))
+    w(""".macro %(n)s tlrd, tlrs, rs2, eng=%(e)d
+  tl__tlreg .Ltl_a, \\tlrd, %(n)s
+  tl__tlreg .Ltl_b, \\tlrs, %(n)s
+  tl__gpr .Ltl_g, \\rs2, %(n)s
+  tl__eng .Ltl_e, \\eng, %(n)s
+  tl__emit .Ltl_e, %(f5)d, .Ltl_g, .Ltl_b, %(f3)d, .Ltl_a
 .endm
-""" % dict(e=ENG_COMP))
+""" % dict(n=f.name, e=f.eng, f5=fixed(f, "FUNCT5"), f3=f.funct3))
 
-    w("/* ---- fillpad: funct5 = 000 PP, [24:20] 0, [19:15] tlrs, [11:7] tlrd ---- */")
-    for pp, pad in enumerate(PADS):
-        n = "tl.fillpad." + pad
+    same_place("FILLPAD_ZERO", "OPERAND_B")
+    same_place("FILLPAD_TLRS", "OPERAND_A")
+    same_place("FILLPAD_TLRD", "OPERAND_C")
+    w("/* ---- fillpad: funct5 = 000 PP, %s 0, %s tlrs, %s tlrd ---- */"
+      % (bits("FILLPAD_ZERO"), bits("FILLPAD_TLRS"), bits("FILLPAD_TLRD")))
+    for f in forms_of("fillpad"):
         w(""".macro %(n)s tlrd, tlrs, eng=%(e)d
   tl__tlreg .Ltl_a, \\tlrd, %(n)s
   tl__tlreg .Ltl_b, \\tlrs, %(n)s
   tl__eng .Ltl_e, \\eng, %(n)s
-  tl__emit .Ltl_e, %(pp)d, 0, .Ltl_b, 5, .Ltl_a
+  tl__emit .Ltl_e, %(f5)d, %(b)d, .Ltl_b, %(f3)d, .Ltl_a
 .endm
-""" % dict(n=n, e=ENG_RESHAPE, pp=pp))
+""" % dict(n=f.name, e=f.eng, f5=fixed(f, "FUNCT5"), b=fixed(f, "OPERAND_B"), f3=f.funct3))
 
     w(".endif /* .Ltl_asm_included */")
     text = "\n".join(o) + "\n"

@@ -39,6 +39,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "xtl-opc.h"
+
 #if defined(TL_BACKEND_HOST) && defined(TL_BACKEND_RISCV)
 #error "define at most one of TL_BACKEND_HOST and TL_BACKEND_RISCV"
 #endif
@@ -73,17 +75,17 @@
 namespace tl {
 
 /* ------------------------------------------------------------------------ */
-/* CSR addresses (docs/isa.md section 2.3)                                   */
+/* CSR addresses (docs/isa.md section 2.3), from the generated xtl-opc.h    */
 /* ------------------------------------------------------------------------ */
 namespace csr {
-constexpr unsigned ttype = 0x800;
-constexpr unsigned tshape = 0x801;
-constexpr unsigned tmask_ls = 0x802;
-constexpr unsigned tmask_concat_1 = 0x803;
-constexpr unsigned tmask_concat_2 = 0x804;
-constexpr unsigned tmask_load_stride = 0x805;
-constexpr unsigned tmask_load_width = 0x806;
-constexpr unsigned tvalid = 0x807;
+constexpr unsigned ttype = XTL_CSR_TTYPE;
+constexpr unsigned tshape = XTL_CSR_TSHAPE;
+constexpr unsigned tmask_ls = XTL_CSR_TMASK_LS;
+constexpr unsigned tmask_concat_1 = XTL_CSR_TMASK_CONCAT_1;
+constexpr unsigned tmask_concat_2 = XTL_CSR_TMASK_CONCAT_2;
+constexpr unsigned tmask_load_stride = XTL_CSR_TMASK_LOAD_STRIDE;
+constexpr unsigned tmask_load_width = XTL_CSR_TMASK_LOAD_WIDTH;
+constexpr unsigned tvalid = XTL_CSR_TVALID;
 } // namespace csr
 
 /* ------------------------------------------------------------------------ */

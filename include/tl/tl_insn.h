@@ -10,7 +10,8 @@
  * TLReg numbers, immediates, dims and pad kinds are compile-time constants
  * (they are instruction fields).  Pointers and scalars are run-time values,
  * passed in fixed GPRs (t0, t1) so that the whole instruction word is a
- * constant for `.insn`.  The encodings follow docs/isa.md.
+ * constant for `.insn`.  The encodings follow docs/isa.md; the fields, forms,
+ * EngineIDs and CSR numbers are those of the generated tl/xtl-opc.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,16 +20,18 @@
 
 #include <stdint.h>
 
-/* ---- CSRs ---- */
-#define TL_CSR_TTYPE             0x800
-#define TL_CSR_TSHAPE            0x801
-#define TL_CSR_TMASK_LS          0x802
-#define TL_CSR_TMASK_CONCAT_1    0x803
-#define TL_CSR_TMASK_CONCAT_2    0x804
-#define TL_CSR_TMASK_LOAD_STRIDE 0x805
-#define TL_CSR_TMASK_LOAD_WIDTH  0x806
-#define TL_CSR_TVALID            0x807
-#define TL_CSR_TINIT             0x808  /* bit i: CSR 0x800 + i initialized (docs/isa.md 2.6) */
+#include "xtl-opc.h"
+
+/* ---- CSRs (numbers from tl/xtl-opc.h) ---- */
+#define TL_CSR_TTYPE             XTL_CSR_TTYPE
+#define TL_CSR_TSHAPE            XTL_CSR_TSHAPE
+#define TL_CSR_TMASK_LS          XTL_CSR_TMASK_LS
+#define TL_CSR_TMASK_CONCAT_1    XTL_CSR_TMASK_CONCAT_1
+#define TL_CSR_TMASK_CONCAT_2    XTL_CSR_TMASK_CONCAT_2
+#define TL_CSR_TMASK_LOAD_STRIDE XTL_CSR_TMASK_LOAD_STRIDE
+#define TL_CSR_TMASK_LOAD_WIDTH  XTL_CSR_TMASK_LOAD_WIDTH
+#define TL_CSR_TVALID            XTL_CSR_TVALID
+#define TL_CSR_TINIT             XTL_CSR_TINIT  /* bit i: CSR 0x800 + i initialized (docs/isa.md 2.6) */
 
 /* ttype values */
 #define TL_TYPE_INT4  0x001u
@@ -59,51 +62,67 @@
 #define TL__STR2(x) #x
 #define TL__STR(x) TL__STR2(x)
 
-/* ---- encodings (opcode CUSTOM-2 = 0b1011011) ---- */
-#define TL_OPCODE 0x5Bu
-#define TL_ENG_LOAD    0u  /* EngineID the assembler emits for loads */
-#define TL_ENG_COMP    1u  /* addi, muls */
-#define TL_ENG_STORE   2u  /* stores */
-#define TL_ENG_RESHAPE 3u  /* concat, merge, xpose, fillpad */
+/*
+ * ---- encodings ----
+ * Every field, MATCH_ value and EngineID comes from tl/xtl-opc.h, generated
+ * from the opcode table of scripts/xtl-encodings.py.  Each TL_ENC_* macro
+ * takes its arguments modulo the width of their fields.
+ */
+#define TL_OPCODE      XTL_OPCODE
+#define TL_ENG_LOAD    XTL_ENG_LOAD     /* EngineID the assembler emits for loads */
+#define TL_ENG_COMP    XTL_ENG_COMP     /* addi, muls */
+#define TL_ENG_STORE   XTL_ENG_STORE    /* stores */
+#define TL_ENG_RESHAPE XTL_ENG_RESHAPE  /* concat, merge, xpose, fillpad */
 
 #define TL_ENC_MEM(eng, st, tm, tlr, imm8, gpr)                                   \
-    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(st) & 1u) << 29) |             \
-     (((uint32_t)(tm) & 1u) << 28) | (((uint32_t)(imm8) & 0xffu) << 20) |         \
-     (((uint32_t)(tlr) & 31u) << 15) | (((uint32_t)(gpr) & 31u) << 7) | TL_OPCODE)
+    ((uint32_t)(XTL_OPCODE | XTL_INSERT(FUNCT3, XTL_FUNCT3_MEM) | XTL_INSERT(ENG, eng) | \
+                XTL_INSERT(MEM_ST, st) | XTL_INSERT(MEM_TM, tm) |                  \
+                XTL_INSERT(MEM_IMM8, imm8) | XTL_INSERT(MEM_TLR, tlr) |            \
+                XTL_INSERT(MEM_RS1, gpr)))
+/* merge 0: tl.concat.dim, 1: tl.merge.dim */
 #define TL_ENC_MOVE(eng, merge, dim, rd, rs1, rs2)                                 \
-    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(merge) & 1u) << 27) |          \
-     (((uint32_t)(dim) & 3u) << 25) | (((uint32_t)(rs2) & 31u) << 20) |           \
-     (((uint32_t)(rs1) & 31u) << 15) | (1u << 12) | (((uint32_t)(rd) & 31u) << 7) | TL_OPCODE)
+    ((uint32_t)(((merge) & 1u ? MATCH_TL_MERGE_0 : MATCH_TL_CONCAT_0) |           \
+                XTL_INSERT(ENG, eng) | XTL_INSERT(MOVE_DIM, dim) |                 \
+                XTL_INSERT(MOVE_TLRS2, rs2) | XTL_INSERT(MOVE_TLRS1, rs1) |        \
+                XTL_INSERT(MOVE_TLRD, rd)))
 #define TL_ENC_ADDI(eng, rd, rs, imm8)                                             \
-    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(imm8) & 0xffu) << 20) |        \
-     (((uint32_t)(rs) & 31u) << 15) | (2u << 12) | (((uint32_t)(rd) & 31u) << 7) | TL_OPCODE)
+    ((uint32_t)(MATCH_TL_ADDI | XTL_INSERT(ENG, eng) | XTL_INSERT(ADDI_IMM8, imm8) | \
+                XTL_INSERT(ADDI_TLRS, rs) | XTL_INSERT(ADDI_TLRD, rd)))
 /*
  * tl.xpose.AB swaps dims A and B; funct5[3:2] and [1:0] name them in either
- * order.  TL_XPOSE_FUNCT5 gives the value the assembler emits (docs/isa.md 4.4):
- * .01 0x01, .02 0x02, .03 0x03, .12 0x09, .13 0x0D, .23 0x0B, .AA = A*5.
+ * order.  TL_XPOSE_FUNCT5 gives the value the assembler emits (docs/isa.md 4.4,
+ * the MATCH_TL_XPOSE_AB rows): .01 0x01, .02 0x02, .03 0x03, .12 0x09,
+ * .13 0x0D, .23 0x0B; .AA has both dimension fields A.
  */
 #define TL__MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TL__MAX(a, b) ((a) < (b) ? (b) : (a))
-#define TL_XPOSE_FUNCT5(a, b)                                                      \
-    (TL__MIN(a, b) == 0 || (TL__MIN(a, b) == 2 && TL__MAX(a, b) == 3)              \
-         ? ((uint32_t)TL__MIN(a, b) << 2 | (uint32_t)TL__MAX(a, b))                \
-         : ((uint32_t)TL__MAX(a, b) << 2 | (uint32_t)TL__MIN(a, b)))
+#define TL__XPOSE_F5(match) ((uint32_t)XTL_EXTRACT(FUNCT5, match))
+#define TL__XPOSE_PAIR(lo, hi)                                                     \
+    ((lo) == 0 && (hi) == 1 ? TL__XPOSE_F5(MATCH_TL_XPOSE_01) :                    \
+     (lo) == 0 && (hi) == 2 ? TL__XPOSE_F5(MATCH_TL_XPOSE_02) :                    \
+     (lo) == 0 && (hi) == 3 ? TL__XPOSE_F5(MATCH_TL_XPOSE_03) :                    \
+     (lo) == 1 && (hi) == 2 ? TL__XPOSE_F5(MATCH_TL_XPOSE_12) :                    \
+     (lo) == 1 && (hi) == 3 ? TL__XPOSE_F5(MATCH_TL_XPOSE_13) :                    \
+     (lo) == 2 && (hi) == 3 ? TL__XPOSE_F5(MATCH_TL_XPOSE_23) :                    \
+     (uint32_t)((XTL_INSERT(XPOSE_DIM1, hi) | XTL_INSERT(XPOSE_DIM0, lo)) >> XTL_FUNCT5_SHIFT))
+#define TL_XPOSE_FUNCT5(a, b) TL__XPOSE_PAIR(TL__MIN(a, b), TL__MAX(a, b))
 #define TL_ENC_XPOSE_F5(eng, funct5, rs1, rs2, gpr)                                \
-    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(funct5) & 31u) << 25) |        \
-     (((uint32_t)(rs2) & 31u) << 20) | (((uint32_t)(rs1) & 31u) << 15) | (3u << 12) | \
-     (((uint32_t)(gpr) & 31u) << 7) | TL_OPCODE)
+    ((uint32_t)(XTL_OPCODE | XTL_INSERT(FUNCT3, XTL_FUNCT3_XPOSE) | XTL_INSERT(ENG, eng) | \
+                XTL_INSERT(FUNCT5, funct5) | XTL_INSERT(XPOSE_TLRS2, rs2) |        \
+                XTL_INSERT(XPOSE_TLRS1, rs1) | XTL_INSERT(XPOSE_RS, gpr)))
 #define TL_ENC_XPOSE(eng, a, b, rs1, rs2, gpr) \
     TL_ENC_XPOSE_F5(eng, TL_XPOSE_FUNCT5(a, b), rs1, rs2, gpr)
 #define TL_ENC_MULS(eng, rd, rs, gpr)                                              \
-    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(gpr) & 31u) << 20) |           \
-     (((uint32_t)(rs) & 31u) << 15) | (4u << 12) | (((uint32_t)(rd) & 31u) << 7) | TL_OPCODE)
+    ((uint32_t)(MATCH_TL_MULS | XTL_INSERT(ENG, eng) | XTL_INSERT(MULS_RS2, gpr) | \
+                XTL_INSERT(MULS_TLRS, rs) | XTL_INSERT(MULS_TLRD, rd)))
+/* pad: TL_PAD_*; 3 gives the reserved PP = 11 */
 #define TL_ENC_FILLPAD(eng, pad, rd, rs)                                           \
-    ((((uint32_t)(eng) & 3u) << 30) | (((uint32_t)(pad) & 3u) << 25) |            \
-     (((uint32_t)(rs) & 31u) << 15) | (5u << 12) | (((uint32_t)(rd) & 31u) << 7) | TL_OPCODE)
+    ((uint32_t)(MATCH_TL_FILLPAD_ZERO | XTL_INSERT(ENG, eng) | XTL_INSERT(FILLPAD_PP, pad) | \
+                XTL_INSERT(FILLPAD_TLRS, rs) | XTL_INSERT(FILLPAD_TLRD, rd)))
 
-#define TL_PAD_ZERO 0
-#define TL_PAD_MIN  1
-#define TL_PAD_MAX  2
+#define TL_PAD_ZERO XTL_PAD_ZERO
+#define TL_PAD_MIN  XTL_PAD_MIN
+#define TL_PAD_MAX  XTL_PAD_MAX
 
 /* GPRs that carry run-time operands: t0 = x5 (address), t1 = x6 (dims, scalar). */
 #define TL__GPR_ADDR 5

@@ -3,7 +3,9 @@
  * element types, the bytes a memory instruction moves, the operand checks that
  * decide between an illegal-instruction trap and a memory fault, and the
  * fixed coverage matrix.  Everything here follows docs/isa.md (section numbers
- * in the comments); nothing depends on QEMU.
+ * in the comments); nothing depends on QEMU.  The encodings (legal forms,
+ * reserved rules, fields, CSR numbers) are the rows of xtl-opc.h, generated
+ * from the opcode table of scripts/xtl-encodings.py.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -14,16 +16,29 @@
 #include <string>
 #include <vector>
 
+/*
+ * TL-QEMU's include/tl/.  In the QEMU tree this directory is
+ * contrib/plugins/tlstat, a symbolic link to TL-QEMU's plugins/tlstat/, so
+ * "../.." is TL-QEMU's top.
+ */
+#include "../../include/tl/xtl-opc.h"
+
 namespace tl {
 
-constexpr uint32_t kCustom2 = 0x5B;
-constexpr int kNumCsrs = 9;                 /* 0x800 .. 0x808 */
-constexpr uint32_t kCsrBase = 0x800;
-constexpr const char *kCsrNames[kNumCsrs] = {
-    "ttype", "tshape", "tmask_ls", "tmask_concat_1", "tmask_concat_2",
-    "tmask_load_stride", "tmask_load_width", "tvalid", "tinit",
-};
+constexpr uint32_t kCustom2 = XTL_OPCODE;
+constexpr int kNumCsrs = XTL_NUM_CSRS;      /* 0x800 .. 0x808 */
+constexpr uint32_t kCsrBase = XTL_CSR_TTYPE;
+#define TL_ISA_CSR_NAME(sym, name, number, wmask, reset) name,
+constexpr const char *kCsrNames[kNumCsrs] = { XTL_CSRS(TL_ISA_CSR_NAME) };
+#undef TL_ISA_CSR_NAME
 enum Csr { TTYPE, TSHAPE, TMASK_LS, TMASK_C1, TMASK_C2, TSTRIDE, TWIDTH, TVALID, TINIT };
+static_assert(XTL_CSR_TSHAPE - kCsrBase == TSHAPE && XTL_CSR_TMASK_LS - kCsrBase == TMASK_LS &&
+              XTL_CSR_TMASK_CONCAT_1 - kCsrBase == TMASK_C1 &&
+              XTL_CSR_TMASK_CONCAT_2 - kCsrBase == TMASK_C2 &&
+              XTL_CSR_TMASK_LOAD_STRIDE - kCsrBase == TSTRIDE &&
+              XTL_CSR_TMASK_LOAD_WIDTH - kCsrBase == TWIDTH &&
+              XTL_CSR_TVALID - kCsrBase == TVALID && XTL_CSR_TINIT - kCsrBase == TINIT,
+              "enum Csr is CSR number - 0x800");
 
 /* Element types of section 3.1, in table order; kInvalidType for any other ttype. */
 constexpr int kNumTypes = 11;
@@ -49,8 +64,8 @@ inline int type_index(uint32_t ttype)
 
 /*
  * Instruction forms: one per mnemonic the disassembler prints (section 4),
- * xpose by its canonical dimension pair, plus one form per reserved
- * encoding rule R1..R10 of section 4.6.
+ * xpose by its sorted dimension pair (all no-op pairs are tl.xpose.nop),
+ * plus one form per reserved encoding rule R1..R10 of section 4.6.
  */
 enum Form {
     F_LOAD, F_MLOAD, F_STORE, F_MSTORE,
@@ -62,24 +77,25 @@ enum Form {
     F_FILLPAD_ZERO, F_FILLPAD_MIN, F_FILLPAD_MAX,
     F_NUM_VALID,
     F_RESERVED = F_NUM_VALID,                /* + rule number - 1 */
-    F_NUM = F_RESERVED + 10,
+    F_NUM = F_RESERVED + XTL_NUM_RESERVED_RULES,
+};
+
+constexpr const char *kFormNames[F_NUM] = {
+    "tl.load", "tl.mload", "tl.store", "tl.mstore",
+    "tl.concat.0", "tl.concat.1", "tl.concat.2",
+    "tl.merge.0", "tl.merge.1", "tl.merge.2",
+    "tl.addi",
+    "tl.xpose.01", "tl.xpose.02", "tl.xpose.03", "tl.xpose.12", "tl.xpose.13",
+    "tl.xpose.23", "tl.xpose.nop",
+    "tl.muls",
+    "tl.fillpad.zero", "tl.fillpad.min", "tl.fillpad.max",
+    "reserved.R1", "reserved.R2", "reserved.R3", "reserved.R4", "reserved.R5",
+    "reserved.R6", "reserved.R7", "reserved.R8", "reserved.R9", "reserved.R10",
 };
 
 inline const char *form_name(int f)
 {
-    static const char *const names[F_NUM] = {
-        "tl.load", "tl.mload", "tl.store", "tl.mstore",
-        "tl.concat.0", "tl.concat.1", "tl.concat.2",
-        "tl.merge.0", "tl.merge.1", "tl.merge.2",
-        "tl.addi",
-        "tl.xpose.01", "tl.xpose.02", "tl.xpose.03", "tl.xpose.12", "tl.xpose.13",
-        "tl.xpose.23", "tl.xpose.nop",
-        "tl.muls",
-        "tl.fillpad.zero", "tl.fillpad.min", "tl.fillpad.max",
-        "reserved.R1", "reserved.R2", "reserved.R3", "reserved.R4", "reserved.R5",
-        "reserved.R6", "reserved.R7", "reserved.R8", "reserved.R9", "reserved.R10",
-    };
-    return f >= 0 && f < F_NUM ? names[f] : "?";
+    return f >= 0 && f < F_NUM ? kFormNames[f] : "?";
 }
 
 inline bool is_memory(int f) { return f <= F_MSTORE; }
@@ -99,72 +115,86 @@ struct Insn {
     unsigned tl_a, tl_b;    /* xpose's two TL registers, to check tlrs1 != tlrs2 */
 };
 
-/* Section 4.5, with the reserved encodings of section 4.6 as forms. */
+/* The rows of xtl-opc.h: each legal form with its Form, each reserved row with its rule. */
+struct FormRow {
+    uint32_t match, mask;
+    unsigned kind;
+    int form;
+};
+struct ReservedRow {
+    uint32_t match, mask;
+    int rule;
+};
+
+constexpr bool same_name(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* The Form of a row of XTL_FORMS: by mnemonic; the xpose rows not named are no-ops. */
+constexpr int row_form(const char *name, unsigned kind)
+{
+    for (int f = 0; f < F_NUM_VALID; f++) {
+        if (same_name(name, kFormNames[f])) {
+            return f;
+        }
+    }
+    return kind == XTL_KIND_XPOSE ? F_XPOSE_NOP : -1;
+}
+
+#define TL_ISA_FORM_ROW(sym, name, match, mask, kind, eng) \
+    FormRow{match, mask, kind, row_form(name, kind)},
+constexpr FormRow kFormRows[] = { XTL_FORMS(TL_ISA_FORM_ROW) };
+#undef TL_ISA_FORM_ROW
+#define TL_ISA_RESERVED_ROW(rule, match, mask) ReservedRow{match, mask, rule},
+constexpr ReservedRow kReservedRows[] = { XTL_RESERVED(TL_ISA_RESERVED_ROW) };
+#undef TL_ISA_RESERVED_ROW
+
+constexpr bool every_row_has_a_form()
+{
+    for (const FormRow &r : kFormRows) {
+        if (r.form < 0) {
+            return false;
+        }
+    }
+    return true;
+}
+static_assert(every_row_has_a_form(), "a form of xtl-opc.h that tlstat does not know");
+
+/*
+ * Section 4.5, with the reserved encodings of section 4.6 as forms: the row
+ * of XTL_FORMS that w matches, or else the first row of XTL_RESERVED (every
+ * CUSTOM-2 word matches one; scripts/xtl-encodings.py --verify checks it).
+ * Callers pass CUSTOM-2 words; the opcode bits are not looked at.
+ */
 inline Insn decode(uint32_t w)
 {
     Insn d{};
-    const unsigned f5 = (w >> 25) & 0x1F, b24 = (w >> 20) & 0x1F, b19 = (w >> 15) & 0x1F;
-    const unsigned f3 = (w >> 12) & 7, b11 = (w >> 7) & 0x1F;
-    d.engine = (w >> 30) & 3;
-    switch (f3) {
-    case 0: {
-        const unsigned st = (w >> 29) & 1, tm = (w >> 28) & 1;
-        d.form = st ? (tm ? F_MSTORE : F_STORE) : (tm ? F_MLOAD : F_LOAD);
-        break;
-    }
-    case 1: {
-        const unsigned op = f5 >> 2, dd = f5 & 3;
-        if (op > 1) {
-            d.form = F_RESERVED + 2;             /* R3 */
-        } else if (dd == 3) {
-            d.form = F_RESERVED + 3;             /* R4 */
-        } else {
-            d.form = (op == 0 ? F_CONCAT0 : F_MERGE0) + dd;
+    w = (w & ~XTL_OPCODE_MASK) | XTL_OPCODE;
+    d.engine = XTL_EXTRACT(ENG, w);
+    d.form = F_RESERVED;
+    for (const FormRow &r : kFormRows) {
+        if ((w & r.mask) == r.match) {
+            d.form = r.form;
+            if (r.kind == XTL_KIND_XPOSE) {
+                d.rs = XTL_EXTRACT(XPOSE_RS, w);
+                d.tl_a = XTL_EXTRACT(XPOSE_TLRS1, w);
+                d.tl_b = XTL_EXTRACT(XPOSE_TLRS2, w);
+            } else if (r.kind == XTL_KIND_MULS) {
+                d.rs = XTL_EXTRACT(MULS_RS2, w);
+            }
+            return d;
         }
-        break;
     }
-    case 2:
-        d.form = ((w >> 28) & 3) ? F_RESERVED + 4 : F_ADDI;   /* R5 */
-        break;
-    case 3: {
-        if (f5 & 0x10) {
-            d.form = F_RESERVED + 5;             /* R6 */
+    for (const ReservedRow &r : kReservedRows) {
+        if ((w & r.mask) == r.match) {
+            d.form = F_RESERVED + r.rule - 1;
             break;
         }
-        unsigned a = f5 & 3, b = (f5 >> 2) & 3;
-        if (a > b) {
-            unsigned t = a; a = b; b = t;
-        }
-        static const int pair[4][4] = {
-            {F_XPOSE_NOP, F_XPOSE01, F_XPOSE02, F_XPOSE03},
-            {0, F_XPOSE_NOP, F_XPOSE12, F_XPOSE13},
-            {0, 0, F_XPOSE_NOP, F_XPOSE23},
-            {0, 0, 0, F_XPOSE_NOP},
-        };
-        d.form = pair[a][b];
-        d.rs = b11;
-        d.tl_a = b19;
-        d.tl_b = b24;
-        break;
-    }
-    case 4:
-        d.form = f5 ? F_RESERVED + 6 : F_MULS;    /* R7 */
-        d.rs = b24;
-        break;
-    case 5:
-        if (f5 >> 2) {
-            d.form = F_RESERVED + 7;             /* R8 */
-        } else if ((f5 & 3) == 3) {
-            d.form = F_RESERVED + 8;             /* R9 */
-        } else if (b24) {
-            d.form = F_RESERVED + 9;             /* R10 */
-        } else {
-            d.form = F_FILLPAD_ZERO + (f5 & 3);
-        }
-        break;
-    default:
-        d.form = F_RESERVED + (f3 == 6 ? 0 : 1); /* R1, R2 */
-        break;
     }
     return d;
 }
@@ -263,7 +293,7 @@ constexpr int kMemCells = 4 * kNumTypes * 4;
 constexpr int kOtherForms = F_NUM_VALID - 4;
 constexpr int kOtherCells = kOtherForms * kNumTypes;
 constexpr int kCellReserved = kMemCells + kOtherCells;
-constexpr int kCellCsr = kCellReserved + 10;
+constexpr int kCellCsr = kCellReserved + XTL_NUM_RESERVED_RULES;
 constexpr int kCellTrap = kCellCsr + kNumCsrs;
 constexpr int kNumCells = kCellTrap + T_NUM;
 
@@ -312,7 +342,7 @@ inline int csr_write_index(uint32_t w)
     if ((w & 0x7F) != 0x73) {
         return -1;
     }
-    const unsigned f3 = (w >> 12) & 7, rs1 = (w >> 15) & 0x1F, csr = w >> 20;
+    const unsigned f3 = (w >> 12) & 7, rs1 = (w >> 15) & 0x1F, csr = w >> 20;   /* Zicsr fields */
     if (f3 == 0 || f3 == 4 || csr < kCsrBase || csr >= kCsrBase + kNumCsrs) {
         return -1;
     }

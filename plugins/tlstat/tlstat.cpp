@@ -417,7 +417,7 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
                                                                 pending_entry, 0);
         }
-        prev_tl = is32 && (w & 0x7F) == tl::kCustom2;
+        prev_tl = is32 && (w & XTL_OPCODE_MASK) == tl::kCustom2;
         if (!is32) {
             continue;
         }

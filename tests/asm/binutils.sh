@@ -55,7 +55,7 @@ echo "# $("$AS" --version | head -n 1)"
 
 # ---- 1. one opcode table ----
 "$PY" "$TL_REPO/scripts/xtl-encodings.py" --check 2>"$out/gen.txt"
-check $? "patches/binutils-2.43/0002-riscv-xtl-opcode-table.patch is what scripts/xtl-encodings.py generates"
+check $? "patches/binutils-2.43/0002-riscv-xtl-opcode-table.patch and the other files scripts/xtl-encodings.py generates are fresh"
 [ -s "$out/gen.txt" ] && show "$out/gen.txt"
 relay_cmd -- "$PY" "$TL_REPO/scripts/xtl-encodings.py" --verify
 

@@ -97,23 +97,25 @@ def word_set():
     seed = 20261125
     env = tl_diff.make_env(seed, False)
     words += [tl_diff.random_case(seed, k, env.by_type).word for k in range(3000)]
+    F = tlref.encode_fields
     for f5 in range(32):                                 # every xpose funct5, every engine
         for eng in range(4):
-            words.append((eng << 30) | (f5 << 25) | (2 << 20) | (1 << 15) | (3 << 12)
-                         | (10 << 7) | 0x5B)
+            words.append(F(tlref.FUNCT3_XPOSE, f5, 2, 1, 10, engine=eng))
     for f3 in range(8):                                  # every funct3 x funct5, engine 1
         for f5 in range(32):
-            words.append((1 << 30) | (f5 << 25) | (f3 << 12) | (5 << 15) | (6 << 7) | 0x5B)
+            words.append(F(f3, f5, 0, 5, 6, engine=1))
     import random
     rnd = random.Random(4096)                            # all of [31:20] x funct3
-    for hi in range(1 << 12):
-        for f3 in range(8):
-            words.append((hi << 20) | (rnd.randrange(32) << 15) | (f3 << 12)
-                         | (rnd.randrange(32) << 7) | 0x5B)
+    for eng in range(4):
+        for f5 in range(32):
+            for b24 in range(32):
+                for f3 in range(8):
+                    b19 = rnd.randrange(32)
+                    words.append(F(f3, f5, b24, b19, rnd.randrange(32), engine=eng))
     seen, out = set(), []
     for w in words:
         w &= 0xFFFFFFFF
-        if w & 0x7F == 0x5B and w not in seen:
+        if tlref.decode(w) is not None and w not in seen:
             seen.add(w)
             out.append(w)
     return out

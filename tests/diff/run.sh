@@ -17,7 +17,7 @@ mkdir -p "$out"
 src="$TL_REPO/tests/diff"
 guest="$out/tl_diff_guest"
 if [ ! -x "$guest" ] || [ "$src/tl_diff_guest.c" -nt "$guest" ] ||
-   [ "$TL_REPO/include/tl/tl_insn.h" -nt "$guest" ]; then
+   [ "$TL_REPO/include/tl/tl_insn.h" -nt "$guest" ] || [ "$TL_REPO/include/tl/xtl-opc.h" -nt "$guest" ]; then
     riscv64-linux-gnu-gcc -O2 -Wall -Werror -static -I"$TL_REPO/include" \
         -I"$TL_REPO/tests/user" "$src/tl_diff_guest.c" -o "$guest" ||
         die "cannot compile $src/tl_diff_guest.c"

@@ -576,7 +576,7 @@ class Gen:
         if eng is None:
             eng = self.engine(kind)
         imm8 = imm & 0xFF
-        word = (eng << 30) | (st << 29) | (tm << 28) | (imm8 << 20) | (tlr << 15) | (5 << 7) | 0x5B
+        word = getattr(T, "encode_" + kind[3:])(tlr, imm8, 5, engine=eng)
         tshape = shape if isinstance(shape, int) else self.shape_val(shape)
         csr = self.csrs(ttype=ttype, tshape=tshape, mask=mask, stride=stride, width=width)
         # the geometry the model will use (when legal)
@@ -775,8 +775,7 @@ class Gen:
         name = "tl.merge" if merge else "tl.concat"
         if eng is None:
             eng = self.engine(name)
-        word = (eng << 30) | (merge << 27) | (dim << 25) | (rs2 << 20) | (rs1 << 15) | \
-            (1 << 12) | (rd << 7) | 0x5B
+        word = (T.encode_merge if merge else T.encode_concat)(dim, rd, rs1, rs2, engine=eng)
         tshape = shape if isinstance(shape, int) else self.shape_val(shape)
         csr = self.csrs(ttype=ttype, tshape=tshape, m1=m1, m2=m2)
         regs = self.regs_with_witnesses([rd, rs1, rs2], ttype, styles or ("ramp", "ramp", "ramp"))
@@ -858,7 +857,7 @@ class Gen:
     def xpose_case(self, f5, ttype, dims_val, rs1, rs2, eng=None, note=""):
         if eng is None:
             eng = self.engine("tl.xpose")
-        word = (eng << 30) | (f5 << 25) | (rs2 << 20) | (rs1 << 15) | (3 << 12) | (6 << 7) | 0x5B
+        word = T.encode_xpose(rs1, rs2, 6, f5 & 3, f5 >> 2, engine=eng)
         csr = self.csrs(ttype=ttype)
         regs = self.regs_with_witnesses([rs1, rs2], ttype, ("ramp", "ramp"))
         return Case(word, csr, regs, t0=self.r.getrandbits(64), t1=dims_val, note=note)
@@ -918,8 +917,7 @@ class Gen:
     def addi_case(self, ttype, imm, rd, rs, eng=None, style=None, funct2=0, note=""):
         if eng is None:
             eng = self.engine("tl.addi")
-        word = (eng << 30) | (funct2 << 28) | ((imm & 0xFF) << 20) | (rs << 15) | (2 << 12) | \
-            (rd << 7) | 0x5B
+        word = T.encode_addi(rd, rs, imm, engine=eng, funct2=funct2)
         csr = self.csrs(ttype=ttype)
         regs = self.regs_with_witnesses([rd, rs], ttype, (style, style))
         return Case(word, csr, regs, t0=self.r.getrandbits(64), t1=self.r.getrandbits(64),
@@ -949,7 +947,7 @@ class Gen:
     def muls_case(self, ttype, scalar, rd, rs, eng=None, style=None, note=""):
         if eng is None:
             eng = self.engine("tl.muls")
-        word = (eng << 30) | (6 << 20) | (rs << 15) | (4 << 12) | (rd << 7) | 0x5B
+        word = T.encode_muls(rd, rs, 6, engine=eng)
         csr = self.csrs(ttype=ttype)
         regs = self.regs_with_witnesses([rd, rs], ttype, (style, style))
         return Case(word, csr, regs, t0=self.r.getrandbits(64), t1=scalar, note=note)
@@ -995,7 +993,7 @@ class Gen:
     def fillpad_case(self, pp, ttype, shape, tvalid, rd, rs, eng=None, b24=0, note=""):
         if eng is None:
             eng = self.engine("tl.fillpad")
-        word = (eng << 30) | (pp << 25) | (b24 << 20) | (rs << 15) | (5 << 12) | (rd << 7) | 0x5B
+        word = T.encode_fields(T.FUNCT3_FILLPAD, pp, b24, rs, rd, engine=eng)
         tshape = shape if isinstance(shape, int) else self.shape_val(shape)
         tv = tvalid if isinstance(tvalid, int) else self.shape_val(tvalid)
         csr = self.csrs(ttype=ttype, tshape=tshape, tvalid=tv)
@@ -1031,33 +1029,34 @@ class Gen:
         eng = r.randrange(4)
         a, b, c5 = r.randrange(32), r.randrange(32), r.randrange(32)
         k = r.randrange(10)
+        F = T.encode_fields
         if k < 2:        # funct3 110 / 111
             f7 = r.getrandbits(7)
             f3 = 6 + k
-            word = (f7 << 25) | (b << 20) | (a << 15) | (f3 << 12) | (c5 << 7) | 0x5B
+            word = F(f3, f7 & 0x1F, b, a, c5, engine=f7 >> 5)
         elif k == 2:     # concat/merge funct5[4:2] not 000/001
             f5 = (r.randrange(2, 8) << 2) | r.randrange(4)
-            word = (eng << 30) | (f5 << 25) | (b << 20) | (a << 15) | (1 << 12) | (c5 << 7) | 0x5B
+            word = F(T.FUNCT3_MOVE, f5, b, a, c5, engine=eng)
         elif k == 3:     # DD = 11
             f5 = (r.randrange(2) << 2) | 3
-            word = (eng << 30) | (f5 << 25) | (b << 20) | (a << 15) | (1 << 12) | (c5 << 7) | 0x5B
+            word = F(T.FUNCT3_MOVE, f5, b, a, c5, engine=eng)
         elif k == 4:     # addi funct2 != 00
-            word = (eng << 30) | (r.randrange(1, 4) << 28) | (r.getrandbits(8) << 20) | \
-                (a << 15) | (2 << 12) | (c5 << 7) | 0x5B
+            funct2 = r.randrange(1, 4)
+            word = T.encode_addi(c5, a, r.getrandbits(8), engine=eng, funct2=funct2)
         elif k == 5:     # xpose funct5[4] = 1
             f5 = 0x10 | r.randrange(16)
-            word = (eng << 30) | (f5 << 25) | (b << 20) | (a << 15) | (3 << 12) | (6 << 7) | 0x5B
+            word = F(T.FUNCT3_XPOSE, f5, b, a, 6, engine=eng)
         elif k == 6:     # muls funct5 != 0
             f5 = r.randrange(1, 32)
-            word = (eng << 30) | (f5 << 25) | (6 << 20) | (a << 15) | (4 << 12) | (c5 << 7) | 0x5B
+            word = F(T.FUNCT3_MULS, f5, 6, a, c5, engine=eng)
         elif k == 7:     # fillpad funct5[4:2] != 000
             f5 = (r.randrange(1, 8) << 2) | r.randrange(3)
-            word = (eng << 30) | (f5 << 25) | (a << 15) | (5 << 12) | (c5 << 7) | 0x5B
+            word = F(T.FUNCT3_FILLPAD, f5, 0, a, c5, engine=eng)
         elif k == 8:     # fillpad PP = 11
-            word = (eng << 30) | (3 << 25) | (a << 15) | (5 << 12) | (c5 << 7) | 0x5B
+            word = F(T.FUNCT3_FILLPAD, 3, 0, a, c5, engine=eng)
         else:            # fillpad [24:20] != 0
-            word = (eng << 30) | (r.randrange(3) << 25) | (r.randrange(1, 32) << 20) | \
-                (a << 15) | (5 << 12) | (c5 << 7) | 0x5B
+            pp = r.randrange(3)
+            word = F(T.FUNCT3_FILLPAD, pp, r.randrange(1, 32), a, c5, engine=eng)
         return self.reserved_case(word)
 
     def reserved_case(self, word, ttype=None, note=""):
@@ -1356,29 +1355,30 @@ def directed_cases(pool_by_type):
         add(g.fillpad_case(1, 0x080, (4, 4, 8), (2, 3, 5), 1, 2, eng=eng),
             "tl.fillpad.min EngineID %d" % eng)
     # ---------------- reserved encodings ----------------
+    F = T.encode_fields
     for eng in range(4):
         for f7 in (0, 0x7F, 0x15):
             for f3 in (6, 7):
-                add(g.reserved_case((f7 << 25) | (2 << 20) | (1 << 15) | (f3 << 12) | (3 << 7) | 0x5B),
+                add(g.reserved_case(F(f3, f7 & 0x1F, 2, 1, 3, engine=f7 >> 5)),
                     "reserved funct3 %d" % f3)
         for f5 in [(k << 2) | dd for k in range(2, 8) for dd in range(4)] + [3, 7]:
-            add(g.reserved_case((eng << 30) | (f5 << 25) | (2 << 20) | (1 << 15) | (1 << 12)
-                                | (3 << 7) | 0x5B), "reserved concat/merge funct5 0x%x" % f5)
+            add(g.reserved_case(F(T.FUNCT3_MOVE, f5, 2, 1, 3, engine=eng)),
+                "reserved concat/merge funct5 0x%x" % f5)
         for f2 in (1, 2, 3):
-            add(g.reserved_case((eng << 30) | (f2 << 28) | (2 << 15) | (2 << 12) | (1 << 7) | 0x5B),
+            add(g.reserved_case(T.encode_addi(1, 2, 0, engine=eng, funct2=f2)),
                 "reserved addi funct2 %d" % f2)
         for f5 in range(16, 32):
-            add(g.reserved_case((eng << 30) | (f5 << 25) | (2 << 20) | (1 << 15) | (3 << 12)
-                                | (6 << 7) | 0x5B), "reserved xpose funct5 0x%x" % f5)
+            add(g.reserved_case(F(T.FUNCT3_XPOSE, f5, 2, 1, 6, engine=eng)),
+                "reserved xpose funct5 0x%x" % f5)
         for f5 in (1, 2, 4, 8, 16, 31):
-            add(g.reserved_case((eng << 30) | (f5 << 25) | (6 << 20) | (1 << 15) | (4 << 12)
-                                | (2 << 7) | 0x5B), "reserved muls funct5 0x%x" % f5)
+            add(g.reserved_case(F(T.FUNCT3_MULS, f5, 6, 1, 2, engine=eng)),
+                "reserved muls funct5 0x%x" % f5)
         for f5 in [(k << 2) | pp for k in range(1, 8) for pp in range(4)] + [3]:
-            add(g.reserved_case((eng << 30) | (f5 << 25) | (1 << 15) | (5 << 12) | (2 << 7) | 0x5B),
+            add(g.reserved_case(F(T.FUNCT3_FILLPAD, f5, 0, 1, 2, engine=eng)),
                 "reserved fillpad funct5 0x%x" % f5)
         for b24 in (1, 16, 31):
-            add(g.reserved_case((eng << 30) | (1 << 25) | (b24 << 20) | (1 << 15) | (5 << 12)
-                                | (2 << 7) | 0x5B), "reserved fillpad [24:20]=%d" % b24)
+            add(g.reserved_case(F(T.FUNCT3_FILLPAD, 1, b24, 1, 2, engine=eng)),
+                "reserved fillpad [24:20]=%d" % b24)
 
     # The first case of each kind again with CSRs left uninitialized through
     # tinit: all of them, and each of 0x801-0x807 alone.
@@ -1686,7 +1686,7 @@ def detail_report(cases_idx, cases, env, opts, label):
 
 def ensure_guest(path):
     src = os.path.join(HERE, "tl_diff_guest.c")
-    hdrs = [os.path.join(REPO, "include", "tl", "tl_insn.h")]
+    hdrs = [os.path.join(REPO, "include", "tl", h) for h in ("tl_insn.h", "xtl-opc.h")]
     if os.path.exists(path) and all(os.path.getmtime(path) >= os.path.getmtime(s)
                                     for s in [src] + hdrs):
         return None

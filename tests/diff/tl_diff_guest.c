@@ -529,8 +529,8 @@ int main(int argc, char **argv)
                 r.flags |= RF_BAD_PC;
             }
             if (r.sig == SIGSEGV || r.sig == SIGBUS) {
-                int is_store = (c->word & 0x7f) == 0x5b && ((c->word >> 12) & 7) == 0 &&
-                               ((c->word >> 29) & 1);
+                int is_store = (c->word & MASK_TL_STORE) == MATCH_TL_STORE ||
+                               (c->word & MASK_TL_MSTORE) == MATCH_TL_MSTORE;
                 r.si_code = code;
                 probe(r.fault_addr, is_store, &r.probe_sig, &r.probe_code);
             }

@@ -853,7 +853,7 @@ static void test_xpose(void)
         uint32_t w = TL_ENC_XPOSE(3, a, b, 6, 7, T1);
         check(xpose_case(TL_TYPE_INT8, 8, D8, a, b, w, 6, 7),
               "%s: tl.xpose.%d%d tl6, tl7 int8 [2,4,16,16] (funct5 %#x): dims %d,%d swapped, "
-              "first 1024 B to tl6, rest to tl7", MN, a, b, (w >> 25) & 0x1F, a, b);
+              "first 1024 B to tl6, rest to tl7", MN, a, b, XTL_EXTRACT(FUNCT5, w), a, b);
     }
     /* funct5 0x04 names the pair (0,1) in the other field order; EngineID 00 as in the seed */
     check(xpose_case(TL_TYPE_INT8, 8, D8, 0, 1, TL_ENC_XPOSE_F5(0, 0x04, 6, 7, T1), 6, 7),
@@ -978,9 +978,11 @@ static long insn_suite(long mode)
 /* 5: reserved encodings and illegal states                              */
 /* ------------------------------------------------------------------ */
 
-#define WORD(eng, f5, b24, b19, f3, b11) \
-    (((uint32_t)(eng) << 30) | ((uint32_t)(f5) << 25) | ((uint32_t)(b24) << 20) | \
-     ((uint32_t)(b19) << 15) | ((uint32_t)(f3) << 12) | ((uint32_t)(b11) << 7) | 0x5Bu)
+/* A CUSTOM-2 word from the fields of the common layout (docs/isa.md 4.1). */
+#define WORD(eng, f5, b24, b19, f3, b11)                                           \
+    ((uint32_t)(XTL_INSERT(ENG, eng) | XTL_INSERT(FUNCT5, f5) | XTL_INSERT(OPERAND_B, b24) | \
+                XTL_INSERT(OPERAND_A, b19) | XTL_INSERT(FUNCT3, f3) |              \
+                XTL_INSERT(OPERAND_C, b11) | XTL_OPCODE))
 
 static void valid_state(void)
 {
@@ -1030,8 +1032,9 @@ static void test_reserved(void)
         ok = expect_no_trap(TL_ENC_ADDI(eng, 5, 3, 1), 0, 0) && ok;
         ok = expect_no_trap(TL_ENC_MOVE(eng, 0, 0, 5, 3, 4), 0, 0) && ok;   /* n = 3 <= D0 */
         ok = expect_no_trap(TL_ENC_FILLPAD(eng, 1, 5, 3), 0, 0) && ok;
-        ok = expect_no_trap(W_LOAD(5, 0, T0) | eng << 30, A(src), 0) && ok;
-        ok = expect_no_trap((W_STORE(5, 0, T0) & ~(3u << 30)) | eng << 30, A(dst), 0) && ok;
+        ok = expect_no_trap(W_LOAD(5, 0, T0) | XTL_INSERT(ENG, eng), A(src), 0) && ok;
+        ok = expect_no_trap((W_STORE(5, 0, T0) & ~XTL_ENG_MASK) | XTL_INSERT(ENG, eng), A(dst), 0) &&
+             ok;
     }
     check(ok, "%s: EngineID 00/01/10/11 are all legal for addi, concat, fillpad, load, store", MN);
     ok = 1;

@@ -77,9 +77,11 @@ static inline int run_cmp(uint32_t w, uint64_t t0, uint64_t t1, int tlr, const u
                           const char *what)
 {
     static uint8_t rb[1024] __attribute__((aligned(64)));
-    unsigned f3 = (w >> 12) & 7, b19 = (w >> 15) & 31, b24 = (w >> 20) & 31;
-    int src = (f3 == 1 && (b19 == (unsigned)tlr || b24 == (unsigned)tlr)) ||
-              ((f3 == 2 || f3 == 4 || f3 == 5) && b19 == (unsigned)tlr);
+    unsigned f3 = XTL_EXTRACT(FUNCT3, w), b19 = XTL_EXTRACT(OPERAND_A, w);
+    unsigned b24 = XTL_EXTRACT(OPERAND_B, w);
+    int src = (f3 == XTL_FUNCT3_CONCAT && (b19 == (unsigned)tlr || b24 == (unsigned)tlr)) ||
+              ((f3 == XTL_FUNCT3_ADDI || f3 == XTL_FUNCT3_MULS || f3 == XTL_FUNCT3_FILLPAD) &&
+               b19 == (unsigned)tlr);
     int ok;
 
     if (!src && tlr != 0) {

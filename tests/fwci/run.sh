@@ -404,16 +404,17 @@ check $? "test_off (which expects xtl=off) fails under the runner with xtl=on, s
 check $r "tests/firmware under tl-fw-run (-icount, TAP + finisher): the same verdict for each of its 7 programs as tests/firmware/run.sh and the same number of checks ($n)"
 
 # ---- the example project, copied outside the repository, against a TL-QEMU
-# tree holding only what the project may use: include/tl/tl_insn.h and the runner
+# tree holding only what the project may use: include/tl/tl_insn.h (with the
+# generated xtl-opc.h it includes) and the runner
 mkdir -p "$w/tl-min/include/tl" "$w/tl-min/scripts"
-cp "$TL_REPO/include/tl/tl_insn.h" "$w/tl-min/include/tl/"
+cp "$TL_REPO/include/tl/tl_insn.h" "$TL_REPO/include/tl/xtl-opc.h" "$w/tl-min/include/tl/"
 cp "$runner" "$w/tl-min/scripts/"
 cp -r "$example" "$w/fwci-copy"
 rm -rf "$w/fwci-copy/build"
 (cd "$w/fwci-copy" && make -s all TL_QEMU="$w/tl-min" >"$w/ex-build.log" 2>&1 &&
     TL_FW_QEMU="$qemu" make -s check TL_QEMU="$w/tl-min" >"$w/ex-check.log" 2>&1); r=$?
 [ $r -eq 0 ] && [ "$(jt cases "$w/fwci-copy/build/junit-1-of-1.xml" | tr '\n' ' ')" = "saturation pass strided_load pass two_harts pass " ]
-check $? "examples/firmware-ci copied outside the repository builds and passes its 3 tests with TL_QEMU = a tree of only include/tl/tl_insn.h and scripts/tl-fw-run: $(tail -n 1 "$w/ex-check.log")"
+check $? "examples/firmware-ci copied outside the repository builds and passes its 3 tests with TL_QEMU = a tree of only include/tl/tl_insn.h, xtl-opc.h and scripts/tl-fw-run: $(tail -n 1 "$w/ex-check.log")"
 [ $r -eq 0 ] || sed 's/^/#   /' "$w/ex-build.log" "$w/ex-check.log" | tail -n 20
 cp "$w/fwci-copy/build/junit-1-of-1.xml" "$out/example.xml"
 (cd "$w/fwci-copy" && TL_FW_QEMU="$qemu" make -s demo-failure TL_QEMU="$w/tl-min" >"$w/demo.log" 2>&1); r=$?

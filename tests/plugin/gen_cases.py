@@ -47,19 +47,9 @@ class CountingMemory(tlref.Memory):
 
 
 def reserved_rule(w):
-    """R1..R10 of docs/isa.md 4.6, or 0 for a valid encoding."""
-    f3, f5, b24 = (w >> 12) & 7, (w >> 25) & 31, (w >> 20) & 31
-    if f3 == 6: return 1
-    if f3 == 7: return 2
-    if f3 == 1 and f5 >> 2 not in (0, 1): return 3
-    if f3 == 1 and f5 & 3 == 3: return 4
-    if f3 == 2 and (w >> 28) & 3: return 5
-    if f3 == 3 and f5 & 16: return 6
-    if f3 == 4 and f5: return 7
-    if f3 == 5 and f5 >> 2: return 8
-    if f3 == 5 and f5 & 3 == 3: return 9
-    if f3 == 5 and b24: return 10
-    return 0
+    """R1..R10 of docs/isa.md 4.6 (as tlref.decode names it), or 0 for a valid encoding."""
+    d = tlref.decode(w)
+    return d.rule if d.name == "illegal" else 0
 
 
 def mnemonic(ins):
@@ -101,6 +91,9 @@ def rand_csrs(rng, st):
     return out
 
 
+MEM_ENCODERS = [[tlref.encode_load, tlref.encode_mload], [tlref.encode_store, tlref.encode_mstore]]
+
+
 def rand_word(rng):
     eng = rng.randint(0, 3)
     r = lambda: rng.randint(0, 31)  # noqa: E731
@@ -108,18 +101,23 @@ def rand_word(rng):
     if k < 0.5:  # memory forms use t0 (x5) as rs1
         st, tm = rng.randint(0, 1), rng.randint(0, 1)
         imm = rng.choice([0, 0, 0, 1, -1, 2, rng.randint(-128, 127)]) & 0xFF
-        return (eng << 30) | (st << 29) | (tm << 28) | (imm << 20) | (r() << 15) | (5 << 7) | 0x5B
+        return MEM_ENCODERS[st][tm](r(), imm, 5, engine=eng)
     if k < 0.9:
-        f3 = rng.choice([1, 1, 2, 3, 3, 4, 5])
-        f5 = {1: rng.choice([0, 1, 2, 4, 5, 6]), 2: rng.randint(0, 3) << 3 if False else 0,
-              3: rng.randint(0, 15), 4: 0, 5: rng.randint(0, 2)}[f3]
-        if f3 == 2:
-            return (eng << 30) | (rng.randint(0, 255) << 20) | (r() << 15) | (2 << 12) | (r() << 7) | 0x5B
-        b24 = 6 if f3 == 4 else (0 if f3 == 5 else r())
-        rd = 6 if f3 == 3 else r()
-        return (eng << 30) | (f5 << 25) | (b24 << 20) | (r() << 15) | (f3 << 12) | (rd << 7) | 0x5B
-    while True:  # a reserved encoding
-        w = rng.getrandbits(25) << 7 | 0x5B
+        f3 = rng.choice([tlref.FUNCT3_MOVE, tlref.FUNCT3_MOVE, tlref.FUNCT3_ADDI, tlref.FUNCT3_XPOSE,
+                         tlref.FUNCT3_XPOSE, tlref.FUNCT3_MULS, tlref.FUNCT3_FILLPAD])
+        # funct5: concat.D/merge.D, any xpose pair, fillpad.P (drawn for every f3)
+        f5 = {tlref.FUNCT3_MOVE: rng.choice([0, 1, 2, 4, 5, 6]), tlref.FUNCT3_ADDI: 0,
+              tlref.FUNCT3_XPOSE: rng.randint(0, 15), tlref.FUNCT3_MULS: 0,
+              tlref.FUNCT3_FILLPAD: rng.randint(0, 2)}[f3]
+        if f3 == tlref.FUNCT3_ADDI:
+            imm = rng.randint(0, 255)
+            tlrs = r()
+            return tlref.encode_addi(r(), tlrs, imm, engine=eng)
+        b24 = 6 if f3 == tlref.FUNCT3_MULS else (0 if f3 == tlref.FUNCT3_FILLPAD else r())
+        rd = 6 if f3 == tlref.FUNCT3_XPOSE else r()
+        return tlref.encode_fields(f3, f5, b24, r(), rd, engine=eng)
+    while True:  # a reserved encoding: random bits [31:7] of a CUSTOM-2 word
+        w = rng.getrandbits(25) << 7 | tlref.OPCODE_CUSTOM2
         if reserved_rule(w):
             return w
 

@@ -1123,24 +1123,45 @@ def test_encoding():
           d.name == "tl.addi" and d.engine == 3 and (d.tlrd, d.tlrs, d.imm) == (1, 2, 3))
     # reserved patterns
     illegal = [
-        ((6 << 12) | 0x5B, "funct3 110"),
-        ((7 << 12) | 0x5B, "funct3 111"),
-        (T.encode_concat(0, 1, 2, 3) | (0b01000 << 25), "data-move funct5[4:2] = 010"),
-        (T.encode_concat(0, 1, 2, 3) | (0b10000 << 25), "data-move funct5[4:2] = 100"),
-        (T.encode_concat(0, 1, 2, 3) | (0b00011 << 25), "concat DD = 11"),
-        (T.encode_merge(0, 1, 2, 3) | (0b00011 << 25), "merge DD = 11"),
-        (T.encode_addi(1, 2, 0) | (1 << 28), "addi funct2 = 01"),
-        (T.encode_addi(1, 2, 0) | (2 << 28), "addi funct2 = 10"),
-        (T.encode_xpose(1, 2, 3, 0, 1) | (1 << 29), "xpose funct5[4] = 1"),
-        (T.encode_muls(1, 2, 3) | (1 << 25), "muls funct5 = 00001"),
-        (T.encode_muls(1, 2, 3) | (0x10 << 25), "muls funct5 = 10000"),
-        (T.encode_fillpad(0, 1, 2) | (3 << 25), "fillpad PP = 11"),
-        (T.encode_fillpad(0, 1, 2) | (4 << 25), "fillpad funct5[4:2] = 001"),
-        (T.encode_fillpad(0, 1, 2) | (1 << 20), "fillpad [24:20] != 0"),
+        ((6 << 12) | 0x5B, 1, "funct3 110"),
+        ((7 << 12) | 0x5B, 2, "funct3 111"),
+        (T.encode_concat(0, 1, 2, 3) | (0b01000 << 25), 3, "data-move funct5[4:2] = 010"),
+        (T.encode_concat(0, 1, 2, 3) | (0b10000 << 25), 3, "data-move funct5[4:2] = 100"),
+        (T.encode_concat(0, 1, 2, 3) | (0b10011 << 25), 3, "data-move funct5[4:2] = 100, DD = 11"),
+        (T.encode_concat(0, 1, 2, 3) | (0b00011 << 25), 4, "concat DD = 11"),
+        (T.encode_merge(0, 1, 2, 3) | (0b00011 << 25), 4, "merge DD = 11"),
+        (T.encode_addi(1, 2, 0) | (1 << 28), 5, "addi funct2 = 01"),
+        (T.encode_addi(1, 2, 0) | (2 << 28), 5, "addi funct2 = 10"),
+        (T.encode_addi(1, 2, -1, funct2=3), 5, "addi funct2 = 11 (encode_addi funct2=3)"),
+        (T.encode_xpose(1, 2, 3, 0, 1) | (1 << 29), 6, "xpose funct5[4] = 1"),
+        (T.encode_muls(1, 2, 3) | (1 << 25), 7, "muls funct5 = 00001"),
+        (T.encode_muls(1, 2, 3) | (0x10 << 25), 7, "muls funct5 = 10000"),
+        (T.encode_fillpad(0, 1, 2) | (3 << 25), 9, "fillpad PP = 11"),
+        (T.encode_fillpad(0, 1, 2) | (4 << 25), 8, "fillpad funct5[4:2] = 001"),
+        (T.encode_fillpad(0, 1, 2) | (7 << 25), 8, "fillpad funct5[4:2] = 001, PP = 11"),
+        (T.encode_fillpad(0, 1, 2) | (1 << 20), 10, "fillpad [24:20] != 0"),
+        (T.encode_fillpad(0, 1, 2) | (3 << 25) | (1 << 20), 9, "fillpad PP = 11, [24:20] != 0"),
     ]
-    for w, why in illegal:
+    for w, rule, why in illegal:
         d = T.decode(w)
-        check("decode: %s is illegal" % why, d is not None and d.name == "illegal", d)
+        check("decode: %s is illegal, rule R%d" % (why, rule),
+              d is not None and d.name == "illegal" and d.rule == rule, d)
+    # encode_fields: the common layout of docs/isa.md 4.1, worked examples of 4.7
+    examples = [
+        (T.encode_fields(T.FUNCT3_MEM, 0b01000, 0, 1, 10), 0x1000855B, "tl.mload tl1, 0(a0)"),
+        (T.encode_fields(T.FUNCT3_XPOSE, 0x01, 2, 1, 10, engine=3), 0xC220B55B,
+         "tl.xpose.01 tl1, tl2, a0"),
+        (T.encode_fields(T.FUNCT3_MOVE, 0b00010, 2, 1, 3, engine=3), 0xC42091DB,
+         "tl.concat.2 tl3, tl1, tl2"),
+        (T.encode_fields(T.FUNCT3_ADDI, 0x07, 0x1B, 2, 1, engine=1), 0x4FB120DB,
+         "tl.addi tl1, tl2, -5"),
+        (T.encode_fields(T.FUNCT3_MULS, 0, 11, 2, 1, engine=1), 0x40B140DB, "tl.muls tl1, tl2, a1"),
+        (T.encode_fields(T.FUNCT3_FILLPAD, 0b00010, 0, 2, 1, engine=3), 0xC40150DB,
+         "tl.fillpad.max tl1, tl2"),
+        (T.encode_fields(0b110), 0x0000605B, "funct3 110 (R1)"),
+    ]
+    for w, want, what in examples:
+        check("encode_fields: %s is 0x%08X" % (what, want), w == want, hex(w))
     check("decode: non-CUSTOM-2 opcode returns None", T.decode(0x00000013) is None)
     # random words: every legal decode re-encodes to the same word
     encs = {

@@ -872,6 +872,7 @@ class Insn:
     dim1: int = None    # xpose funct5[3:2]
     pad: int = None     # fillpad PP (0 zero, 1 min, 2 max)
     reason: str = None  # for 'illegal'
+    rule: int = None    # for 'illegal': the reserved encoding R1..R10 of docs/isa.md 4.6
 
 
 def _bits(word, hi, lo):
@@ -892,8 +893,8 @@ def decode(word):
     f3 = _bits(word, 14, 12)
     r7 = _bits(word, 11, 7)
 
-    def illegal(reason):
-        return Insn("illegal", word, eng, reason=reason)
+    def illegal(rule, reason):
+        return Insn("illegal", word, eng, reason=reason, rule=rule)
 
     if f3 == 0b000:
         st, tm = _bits(word, 29, 29), _bits(word, 28, 28)
@@ -904,33 +905,33 @@ def decode(word):
     if f3 == 0b001:
         kind, dd = f5 >> 2, f5 & 3
         if kind not in (0b000, 0b001):
-            return illegal("data-move funct5[4:2] = %s is reserved" % format(kind, "03b"))
+            return illegal(3, "data-move funct5[4:2] = %s is reserved" % format(kind, "03b"))
         if dd == 3:
-            return illegal("concat/merge dimension 3 is reserved")
+            return illegal(4, "concat/merge dimension 3 is reserved")
         return Insn("tl.concat" if kind == 0 else "tl.merge", word, eng,
                     tlrd=r7, tlrs1=r15, tlrs2=r20, dim=dd)
     if f3 == 0b010:
         if _bits(word, 29, 28) != 0:
-            return illegal("addi funct2 != 00")
+            return illegal(5, "addi funct2 != 00")
         return Insn("tl.addi", word, eng, tlrd=r7, tlrs=r15, imm=sext(_bits(word, 27, 20), 8))
     if f3 == 0b011:
         if f5 >> 4:
-            return illegal("xpose funct5[4] = 1")
+            return illegal(6, "xpose funct5[4] = 1")
         return Insn("tl.xpose", word, eng, tlrs1=r15, tlrs2=r20, rs=r7,
                     dim0=f5 & 3, dim1=(f5 >> 2) & 3)
     if f3 == 0b100:
         if f5 != 0:
-            return illegal("muls funct5 != 0")
+            return illegal(7, "muls funct5 != 0")
         return Insn("tl.muls", word, eng, tlrd=r7, tlrs=r15, rs2=r20)
     if f3 == 0b101:
         if f5 >> 2:
-            return illegal("fillpad funct5[4:2] != 000")
+            return illegal(8, "fillpad funct5[4:2] != 000")
         if f5 & 3 == 3:
-            return illegal("fillpad PP = 11 is reserved")
+            return illegal(9, "fillpad PP = 11 is reserved")
         if r20 != 0:
-            return illegal("fillpad bits [24:20] != 0")
+            return illegal(10, "fillpad bits [24:20] != 0")
         return Insn("tl.fillpad", word, eng, tlrd=r7, tlrs=r15, pad=f5 & 3)
-    return illegal("funct3 = %s is reserved" % format(f3, "03b"))
+    return illegal(1 if f3 == 0b110 else 2, "funct3 = %s is reserved" % format(f3, "03b"))
 
 
 # -- encoders ------------------------------------------------------------------
@@ -941,6 +942,18 @@ def _word(engine, f5, r20, r15, f3, r7):
         assert 0 <= v < (1 << n), (v, n)
     return (engine << 30) | (f5 << 25) | (r20 << 20) | (r15 << 15) | (f3 << 12) | (r7 << 7) \
         | OPCODE_CUSTOM2
+
+
+# funct3 of each group of instructions (docs/isa.md 4.1); 110 and 111 are reserved
+FUNCT3_MEM, FUNCT3_MOVE, FUNCT3_ADDI, FUNCT3_XPOSE, FUNCT3_MULS, FUNCT3_FILLPAD = range(6)
+
+
+def encode_fields(funct3, funct5=0, b24=0, b19=0, b11=0, engine=0):
+    """A CUSTOM-2 word from the fields of the common layout of docs/isa.md 4.1:
+    EngineID [31:30], funct5 [29:25], operand B [24:20], operand A [19:15],
+    funct3 [14:12], operand C [11:7].  For words the encode_* functions do
+    not give: reserved encodings, every value of a field."""
+    return _word(engine, funct5, b24, b19, funct3, b11)
 
 
 def _mem_word(st, tm, tlr, rs1, imm, engine):
@@ -973,10 +986,11 @@ def encode_merge(dim, tlrd, tlrs1, tlrs2, engine=ENGINE_RESHAPE):
     return _word(engine, 0b00100 | dim, tlrs2, tlrs1, 0b001, tlrd)
 
 
-def encode_addi(tlrd, tlrs, imm, engine=ENGINE_TENSORCOMP):
-    assert -128 <= imm <= 255
+def encode_addi(tlrd, tlrs, imm, engine=ENGINE_TENSORCOMP, funct2=0):
+    """funct2 is bits [29:28]; any value but 0 makes the word reserved (R5)."""
+    assert -128 <= imm <= 255 and 0 <= funct2 <= 3
     imm &= 0xFF
-    return _word(engine, imm >> 5, imm & 0x1F, tlrs, 0b010, tlrd)
+    return _word(engine, (funct2 << 3) | (imm >> 5), imm & 0x1F, tlrs, 0b010, tlrd)
 
 
 # assembler funct5 of tl.xpose.AB (decisions sec. 4)

@@ -26,7 +26,7 @@ mkdir -p "$out"
 src="$TL_REPO/tests/user"
 prog="$out/test_fuzz"
 if [ ! -x "$prog" ] || [ "$src/test_fuzz.c" -nt "$prog" ] || [ "$src/tl_test.h" -nt "$prog" ] ||
-   [ "$TL_REPO/include/tl/tl_insn.h" -nt "$prog" ]; then
+   [ "$TL_REPO/include/tl/tl_insn.h" -nt "$prog" ] || [ "$TL_REPO/include/tl/xtl-opc.h" -nt "$prog" ]; then
     riscv64-linux-gnu-gcc -O2 -Wall -Werror -static -I"$TL_REPO/include" -I"$src" \
         "$src/test_fuzz.c" -o "$prog" || die "cannot compile test_fuzz.c"
 fi

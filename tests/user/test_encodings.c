@@ -54,8 +54,8 @@ static const unsigned long xpose_dims = TL_DIMS4(2, 4, 16, 16);
 
 static int run(uint32_t word)
 {
-    unsigned funct3 = (word >> 12) & 7;
-    return tl_exec_word(word, (unsigned long)buf, funct3 == 3 ? xpose_dims : 1);
+    unsigned funct3 = XTL_EXTRACT(FUNCT3, word);
+    return tl_exec_word(word, (unsigned long)buf, funct3 == XTL_FUNCT3_XPOSE ? xpose_dims : 1);
 }
 
 static void check_disabled(void)
@@ -68,7 +68,7 @@ static void check_disabled(void)
     }
     for (size_t i = 0; i < N_LEGAL; i++) {
         for (unsigned eng = 0; eng < 4; eng++) {
-            uint32_t w = (legal[i].word & 0x3fffffffu) | (eng << 30);
+            uint32_t w = (legal[i].word & ~XTL_ENG_MASK) | XTL_INSERT(ENG, eng);
             int sig = run(w);
             tl_check(sig == SIGILL, "xtl=off: %s with EngineID %u (0x%08x) raises SIGILL (got %d)",
                      legal[i].name, eng, w, sig);
@@ -101,7 +101,7 @@ static void check_reserved(void)
     set_valid_state();
     for (size_t i = 0; i < N_LEGAL; i++) {
         for (unsigned eng = 0; eng < 4; eng++) {
-            uint32_t w = (legal[i].word & 0x3fffffffu) | (eng << 30);
+            uint32_t w = (legal[i].word & ~XTL_ENG_MASK) | XTL_INSERT(ENG, eng);
             int sig = run(w);
             tl_check(sig == 0, "xtl=on: %s with EngineID %u (0x%08x) executes (signal %d)",
                      legal[i].name, eng, w, sig);
@@ -110,7 +110,8 @@ static void check_reserved(void)
     uint32_t addi = TL_ENC_ADDI(1, 1, 2, 7);
     for (unsigned f3 = 6; f3 <= 7; f3++) {
         for (unsigned hi = 0; hi < 4; hi++) {
-            uint32_t w = (addi & ~(7u << 12)) | (f3 << 12) | (hi << 28);
+            uint32_t w = (addi & ~XTL_FUNCT3_MASK) | XTL_INSERT(FUNCT3, f3) |
+                         XTL_INSERT(ADDI_FUNCT2, hi);
             check_pair("funct3 110/111 is reserved", w, addi);
         }
     }
@@ -121,25 +122,28 @@ static void check_reserved(void)
     }
     for (unsigned f5hi = 2; f5hi < 8; f5hi++) {
         uint32_t ok = TL_ENC_MOVE(3, 0, 1, 3, 1, 2);
-        uint32_t w = (ok & ~(7u << 27)) | (f5hi << 27);
+        uint32_t w = (ok & ~XTL_MOVE_OP_MASK) | XTL_INSERT(MOVE_OP, f5hi);
         check_pair("data-move funct5[4:2] other than 000/001 is reserved", w, ok);
     }
     for (unsigned f2 = 1; f2 < 4; f2++) {
-        check_pair("tl.addi funct2 != 00 is reserved", addi | (f2 << 28), addi);
+        check_pair("tl.addi funct2 != 00 is reserved", addi | XTL_INSERT(ADDI_FUNCT2, f2), addi);
     }
     uint32_t xpose = TL_ENC_XPOSE(3, 0, 1, 1, 2, 6);
-    check_pair("tl.xpose funct5[4] = 1 is reserved", xpose | (1u << 29), xpose);
+    check_pair("tl.xpose funct5[4] = 1 is reserved", xpose | XTL_INSERT(XPOSE_F5HI, 1), xpose);
     uint32_t muls = TL_ENC_MULS(1, 1, 2, 6);
-    for (unsigned bit = 25; bit <= 29; bit++) {
-        check_pair("tl.muls funct5 != 0 is reserved", muls | (1u << bit), muls);
+    for (unsigned bit = 0; bit < XTL_MULS_FUNCT5_WIDTH; bit++) {
+        check_pair("tl.muls funct5 != 0 is reserved", muls | XTL_INSERT(MULS_FUNCT5, 1u << bit),
+                   muls);
     }
     uint32_t pad = TL_ENC_FILLPAD(3, 0, 1, 2);
     check_pair("tl.fillpad pad kind 3 is reserved", TL_ENC_FILLPAD(3, 3, 1, 2), pad);
-    for (unsigned bit = 27; bit <= 29; bit++) {
-        check_pair("tl.fillpad funct5[4:2] != 000 is reserved", pad | (1u << bit), pad);
+    for (unsigned bit = 0; bit < XTL_FILLPAD_F5HI_WIDTH; bit++) {
+        check_pair("tl.fillpad funct5[4:2] != 000 is reserved",
+                   pad | XTL_INSERT(FILLPAD_F5HI, 1u << bit), pad);
     }
-    for (unsigned bit = 20; bit <= 24; bit++) {
-        check_pair("tl.fillpad bits [24:20] != 0 are reserved", pad | (1u << bit), pad);
+    for (unsigned bit = 0; bit < XTL_FILLPAD_ZERO_WIDTH; bit++) {
+        check_pair("tl.fillpad bits [24:20] != 0 are reserved",
+                   pad | XTL_INSERT(FILLPAD_ZERO, 1u << bit), pad);
     }
 }
 

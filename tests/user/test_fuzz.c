@@ -455,29 +455,33 @@ static uint32_t rand_xpose_dims(unsigned e)
 /* ---- instruction words ---- */
 static uint32_t rand_word(void)
 {
-    uint32_t w = ((uint32_t)rnd() & ~0x7fu) | TL_OPCODE;
+    uint32_t w = ((uint32_t)rnd() & ~XTL_OPCODE_MASK) | XTL_OPCODE;
     unsigned f3;
 
     if (chance(2, 5)) {
-        f3 = 0;
+        f3 = XTL_FUNCT3_MEM;
     } else {
-        f3 = chance(1, 10) ? 6 + rn(2) : 1 + rn(5);
+        f3 = chance(1, 10) ? 6 + rn(2) : 1 + rn(5);     /* 110, 111 reserved; 001-101 */
     }
-    w = (w & ~(7u << 12)) | (f3 << 12);
+    w = (w & ~XTL_FUNCT3_MASK) | XTL_INSERT(FUNCT3, f3);
     if (chance(3, 4)) {                                 /* a legal encoding */
         switch (f3) {
-        case 1: w = (w & ~(31u << 25)) | (((uint32_t)rn(2) << 2 | (uint32_t)rn(3)) << 25); break;
-        case 2: w &= ~(3u << 28); break;
-        case 3: w &= ~(1u << 29); break;
-        case 4: w &= ~(31u << 25); break;
-        case 5: w = (w & ~(31u << 20) & ~(31u << 25)) | ((uint32_t)rn(3) << 25); break;
+        case XTL_FUNCT3_CONCAT:                         /* and merge */
+            w = (w & ~XTL_FUNCT5_MASK) | XTL_INSERT(MOVE_OP, rn(2)) | XTL_INSERT(MOVE_DIM, rn(3));
+            break;
+        case XTL_FUNCT3_ADDI: w &= ~XTL_ADDI_FUNCT2_MASK; break;
+        case XTL_FUNCT3_XPOSE: w &= ~XTL_XPOSE_F5HI_MASK; break;
+        case XTL_FUNCT3_MULS: w &= ~XTL_MULS_FUNCT5_MASK; break;
+        case XTL_FUNCT3_FILLPAD:
+            w = (w & ~XTL_FUNCT5_MASK & ~XTL_FILLPAD_ZERO_MASK) | XTL_INSERT(FILLPAD_PP, rn(3));
+            break;
         }
     }
-    if (f3 == 3 && chance(7, 8)) {
-        w = (w & ~(31u << 7)) | (6u << 7);              /* xpose shape in t1 */
+    if (f3 == XTL_FUNCT3_XPOSE && chance(7, 8)) {
+        w = (w & ~XTL_XPOSE_RS_MASK) | XTL_INSERT(XPOSE_RS, 6);         /* xpose shape in t1 */
     }
-    if (f3 == 0 && (((w >> 29) & 1) || chance(3, 4))) {
-        w = (w & ~(31u << 7)) | (5u << 7);              /* base in t0; always for stores */
+    if (f3 == XTL_FUNCT3_MEM && (XTL_EXTRACT(MEM_ST, w) || chance(3, 4))) {
+        w = (w & ~XTL_MEM_RS1_MASK) | XTL_INSERT(MEM_RS1, 5);   /* base in t0; always for stores */
     }
     return w;
 }
@@ -541,28 +545,38 @@ static int block_ok(unsigned e, unsigned *d0, unsigned *d1, unsigned *d2, unsign
     return *d0 * *S <= 1024;
 }
 
+/* A legal TL instruction: it matches a form of tl/xtl-opc.h (docs/isa.md 4.6). */
+static int is_tl_insn(uint32_t w)
+{
+#define FORM_ROW(sym, name, match, mask, kind, eng) { match, mask },
+    static const struct { uint32_t match, mask; } forms[] = { XTL_FORMS(FORM_ROW) };
+#undef FORM_ROW
+
+    for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+        if ((w & forms[i].mask) == forms[i].match) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* gpr_known/gpr_val: the value of the GPR in [11:7] if known. */
 static enum outcome predict(uint32_t w, int gpr_known, uint64_t gpr_val, struct memop *mo,
                             uint64_t *fault_addr)
 {
-    unsigned f5 = (w >> 25) & 31, b24 = (w >> 20) & 31, b19 = (w >> 15) & 31, f3 = (w >> 12) & 7;
+    unsigned f3 = XTL_EXTRACT(FUNCT3, w);
     unsigned e, d0, d1, d2, S;
 
-    switch (f3) {                                       /* reserved encodings, 4.6 */
-    case 1: if ((f5 >> 2) > 1 || (f5 & 3) == 3) return O_ILL; break;
-    case 2: if ((w >> 28) & 3) return O_ILL; break;
-    case 3: if (f5 & 0x10) return O_ILL; break;
-    case 4: if (f5) return O_ILL; break;
-    case 5: if ((f5 >> 2) || (f5 & 3) == 3 || b24) return O_ILL; break;
-    case 6: case 7: return O_ILL;
+    if (!is_tl_insn(w)) {                               /* reserved encodings, 4.6 */
+        return O_ILL;
     }
     e = esz_of(csr[C_TYPE]);
     if (!e) {
         return O_ILL;
     }
     switch (f3) {
-    case 0: {
-        int tm = (w >> 28) & 1;
+    case XTL_FUNCT3_MEM: {
+        int tm = XTL_EXTRACT(MEM_TM, w);
         if (!block_ok(e, &d0, &d1, &d2, &S) || d0 > 32 || (tm && !csr_init[C_MASK])) {
             return O_ILL;
         }
@@ -570,13 +584,13 @@ static enum outcome predict(uint32_t w, int gpr_known, uint64_t gpr_val, struct 
         if (W < 1 || W > S) {
             return O_ILL;
         }
-        mo->st = (w >> 29) & 1;
+        mo->st = XTL_EXTRACT(MEM_ST, w);
         mo->d0 = d0;
         mo->S = S;
         mo->W = W;
         mo->P = csr_init[C_STRIDE] ? (int64_t)(int32_t)csr[C_STRIDE] : (int64_t)W;
         mo->M = tm ? csr[C_MASK] : 0xffffffffu;
-        mo->off = (int64_t)(int8_t)((w >> 20) & 0xff) * (int64_t)W;
+        mo->off = (int64_t)(int8_t)XTL_EXTRACT(MEM_IMM8, w) * (int64_t)W;
         if (!gpr_known) {
             return O_MEM_UNKNOWN;
         }
@@ -593,12 +607,12 @@ static enum outcome predict(uint32_t w, int gpr_known, uint64_t gpr_val, struct 
         }
         return O_EXEC;
     }
-    case 1: {
-        int merge = f5 >> 2;
+    case XTL_FUNCT3_CONCAT: {                           /* and merge */
+        int merge = XTL_EXTRACT(MOVE_OP, w);
         if (!block_ok(e, &d0, &d1, &d2, &S)) {
             return O_ILL;
         }
-        unsigned D[3] = { d0, d1, d2 }, Dd = D[f5 & 3];
+        unsigned D[3] = { d0, d1, d2 }, Dd = D[XTL_EXTRACT(MOVE_DIM, w)];
         if (Dd > 32 || !csr_init[C_CM1] || (!merge && !csr_init[C_CM2])) {
             return O_ILL;
         }
@@ -611,19 +625,19 @@ static enum outcome predict(uint32_t w, int gpr_known, uint64_t gpr_val, struct 
         }
         return O_EXEC;
     }
-    case 3: {
+    case XTL_FUNCT3_XPOSE: {
         if (!gpr_known) {
             return O_UNKNOWN;
         }
         uint32_t v = (uint32_t)gpr_val;
         uint64_t D[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
         if (!D[0] || !D[1] || !D[2] || !D[3] || D[0] * D[1] * D[2] * D[3] * e != 2048 * 8 ||
-            D[0] % 2 || b19 == b24) {
+            D[0] % 2 || XTL_EXTRACT(XPOSE_TLRS1, w) == XTL_EXTRACT(XPOSE_TLRS2, w)) {
             return O_ILL;
         }
         return O_EXEC;
     }
-    case 5:
+    case XTL_FUNCT3_FILLPAD:
         if (!block_ok(e, &d0, &d1, &d2, &S) || !csr_init[C_VALID] ||
             ((csr[C_VALID] >> 16) & 0xff) > d0 || ((csr[C_VALID] >> 8) & 0xff) > d1 ||
             (csr[C_VALID] & 0xff) > d2) {
@@ -649,7 +663,7 @@ static int mem_may_escape(uint32_t w, uint64_t t0, int *touches_arena,
     unsigned d0 = (csr[C_SHAPE] >> 16) & 0xff, d1 = (csr[C_SHAPE] >> 8) & 0xff, d2 = csr[C_SHAPE] & 0xff;
     uint64_t Sraw = (uint64_t)d1 * d2 * (e ? e : 32) / 8;
     uint64_t Ws[2] = { csr_init[C_WIDTH] ? csr[C_WIDTH] : Sraw, Sraw };
-    int64_t imm = (int8_t)((w >> 20) & 0xff);
+    int64_t imm = (int8_t)XTL_EXTRACT(MEM_IMM8, w);
     int escape = 0;
 
     *touches_arena = 0;
@@ -791,7 +805,7 @@ int main(int argc, char **argv)
         return 2;
     }
     /* maps the trampoline page (funct3 110 is always illegal) */
-    tl_exec_word(TL_OPCODE | (6u << 12), 0, 0);
+    tl_exec_word(XTL_OPCODE | XTL_INSERT(FUNCT3, 6), 0, 0);
     if (read_maps(maps_text, sizeof(maps_text)) <= 0) {
         printf("# cannot read /proc/self/maps\n");
         return 2;
@@ -832,8 +846,8 @@ int main(int argc, char **argv)
         case 1: t1 = rn(300); break;
         default: t1 = rand_xpose_dims(e ? e : 8) | (chance(1, 4) ? rnd() << 32 : 0); break;
         }
-        unsigned f3 = (w >> 12) & 7, rsf = (w >> 7) & 31;
-        int is_mem = f3 == 0, st = is_mem && ((w >> 29) & 1);
+        unsigned f3 = XTL_EXTRACT(FUNCT3, w), rsf = XTL_EXTRACT(OPERAND_C, w);
+        int is_mem = f3 == XTL_FUNCT3_MEM, st = is_mem && XTL_EXTRACT(MEM_ST, w);
         int touches_arena = 0;
 
         if (st && mem_may_escape(w, t0, &touches_arena, hits_forbidden)) {
@@ -850,9 +864,10 @@ int main(int argc, char **argv)
         uint64_t gpr_val = rsf == 5 ? t0 : rsf == 6 ? t1 : 0;
         struct memop mo;
         uint64_t fault_addr = 0;
-        enum outcome pred = (f3 == 0 || f3 == 3) ? predict(w, gpr_known, gpr_val, &mo, &fault_addr)
-                                                 : predict(w, 1, 0, &mo, &fault_addr);
-        unsigned tlr = (w >> 15) & 31;
+        enum outcome pred = (f3 == XTL_FUNCT3_MEM || f3 == XTL_FUNCT3_XPOSE)
+                                ? predict(w, gpr_known, gpr_val, &mo, &fault_addr)
+                                : predict(w, 1, 0, &mo, &fault_addr);
+        unsigned tlr = XTL_EXTRACT(MEM_TLR, w);
         int check_load = is_mem && !st && tlr && can_readback() && pred != O_UNKNOWN && chance(1, 4);
         int before_ok = 0;
         if (check_load) {

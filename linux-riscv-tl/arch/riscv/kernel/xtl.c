@@ -33,6 +33,7 @@
 
 #define pr_fmt(fmt) "xtl: " fmt
 
+#include <linux/build_bug.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
 #include <linux/percpu.h>
@@ -42,6 +43,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <linux/uaccess.h>
 
 #include <asm/asm-extable.h>
@@ -50,6 +52,7 @@
 #include <asm/ptrace.h>
 #include <asm/sigcontext.h>
 #include <asm/xtl.h>
+#include <asm/xtl-opc.h>
 
 DEFINE_STATIC_KEY_FALSE(riscv_xtl_enabled_key);
 
@@ -65,12 +68,17 @@ static DEFINE_PER_CPU(struct task_struct *, xtl_hw_task);
  */
 static DEFINE_PER_CPU(bool, xtl_user_access) = true;
 
-/* ---- instruction words (docs/isa.md section 4), base address in t0 ---- */
+/*
+ * ---- instruction words, base address in t0 ----
+ * Encodings, CSR numbers and writable bits come from asm/xtl-opc.h, generated
+ * from TL-QEMU's opcode table (docs/isa.md sections 2 and 4).
+ */
 
-#define XTL_OPCODE		0x5b
 #define XTL_GPR_T0		5
-#define XTL_LOAD_WORD(n)	(((n) << 15) | (XTL_GPR_T0 << 7) | XTL_OPCODE)
-#define XTL_STORE_WORD(n)	((2u << 30) | (1u << 29) | ((n) << 15) | (XTL_GPR_T0 << 7) | XTL_OPCODE)
+#define XTL_LOAD_WORD(n)	(MATCH_TL_LOAD | XTL_INSERT(ENG, XTL_ENG_LOAD) |		\
+				 XTL_INSERT(MEM_TLR, n) | XTL_INSERT(MEM_RS1, XTL_GPR_T0))
+#define XTL_STORE_WORD(n)	(MATCH_TL_STORE | XTL_INSERT(ENG, XTL_ENG_STORE) |		\
+				 XTL_INSERT(MEM_TLR, n) | XTL_INSERT(MEM_RS1, XTL_GPR_T0))
 
 #define XTL_MEM_INSN(word, ptr)							\
 do {										\
@@ -84,55 +92,55 @@ do {										\
 	X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24)	\
 	X(25) X(26) X(27) X(28) X(29) X(30) X(31)
 
-#define XTL_CSR_TTYPE		0x800
-#define XTL_CSR_TSHAPE		0x801
-#define XTL_CSR_STRIDE		0x805
-#define XTL_CSR_WIDTH		0x806
-#define XTL_CSR_TINIT		0x808
 #define XTL_TTYPE_INT8		0x002
-#define XTL_TINIT_RESET		0x01
 /* sstateen0 bit C: custom state (TL) accessible from U-mode */
 #define XTL_SSTATEEN0_C		BIT(0)
 
-static const u32 xtl_csr_writable[RISCV_XTL_NUM_CSRS] = {
-	0x00000fff, 0x00ffffff, 0xffffffff, 0xffffffff, 0xffffffff,
-	0xffffffff, 0xffffffff, 0x00ffffff, 0x000000ff,
-};
+/* c->csr[i] is CSR 0x800 + i, in the order of XTL_CSRS. */
+static_assert(XTL_NUM_CSRS == RISCV_XTL_NUM_CSRS);
+static_assert(XTL_CSR_TINIT - XTL_CSR_TTYPE == RISCV_XTL_NUM_CSRS - 1);
+
+#define XTL_CSR_WMASK(sym, name, num, wmask, reset)	wmask,
+static const u32 xtl_csr_writable[RISCV_XTL_NUM_CSRS] = { XTL_CSRS(XTL_CSR_WMASK) };
+#undef XTL_CSR_WMASK
+#define XTL_CSR_RESET(sym, name, num, wmask, reset)	reset,
+static const u32 xtl_csr_reset[RISCV_XTL_NUM_CSRS] = { XTL_CSRS(XTL_CSR_RESET) };
+#undef XTL_CSR_RESET
 
 /* Whole registers as one contiguous int8 block [4,16,16], width = pitch = 256. */
 static __always_inline void xtl_hw_whole_register_view(void)
 {
 	csr_write(XTL_CSR_TTYPE, XTL_TTYPE_INT8);
 	csr_write(XTL_CSR_TSHAPE, 0x041010);
-	csr_write(XTL_CSR_WIDTH, 256);
-	csr_write(XTL_CSR_STRIDE, 256);
+	csr_write(XTL_CSR_TMASK_LOAD_WIDTH, 256);
+	csr_write(XTL_CSR_TMASK_LOAD_STRIDE, 256);
 }
 
 static void xtl_hw_write_csrs(const struct riscv_xtl_ctx *c)
 {
-	csr_write(0x800, c->csr[0]);
-	csr_write(0x801, c->csr[1]);
-	csr_write(0x802, c->csr[2]);
-	csr_write(0x803, c->csr[3]);
-	csr_write(0x804, c->csr[4]);
-	csr_write(0x805, c->csr[5]);
-	csr_write(0x806, c->csr[6]);
-	csr_write(0x807, c->csr[7]);
-	csr_write(0x808, c->csr[8]);	/* last: clears the uninitialized ones */
+	csr_write(XTL_CSR_TTYPE, c->csr[0]);
+	csr_write(XTL_CSR_TSHAPE, c->csr[1]);
+	csr_write(XTL_CSR_TMASK_LS, c->csr[2]);
+	csr_write(XTL_CSR_TMASK_CONCAT_1, c->csr[3]);
+	csr_write(XTL_CSR_TMASK_CONCAT_2, c->csr[4]);
+	csr_write(XTL_CSR_TMASK_LOAD_STRIDE, c->csr[5]);
+	csr_write(XTL_CSR_TMASK_LOAD_WIDTH, c->csr[6]);
+	csr_write(XTL_CSR_TVALID, c->csr[7]);
+	csr_write(XTL_CSR_TINIT, c->csr[8]);	/* last: clears the uninitialized ones */
 }
 
 /* Leaves the hardware as it was: the CSRs the sequence changes are written back. */
 static void xtl_hw_save(struct riscv_xtl_ctx *c)
 {
-	c->csr[0] = csr_read(0x800);
-	c->csr[1] = csr_read(0x801);
-	c->csr[2] = csr_read(0x802);
-	c->csr[3] = csr_read(0x803);
-	c->csr[4] = csr_read(0x804);
-	c->csr[5] = csr_read(0x805);
-	c->csr[6] = csr_read(0x806);
-	c->csr[7] = csr_read(0x807);
-	c->csr[8] = csr_read(0x808);
+	c->csr[0] = csr_read(XTL_CSR_TTYPE);
+	c->csr[1] = csr_read(XTL_CSR_TSHAPE);
+	c->csr[2] = csr_read(XTL_CSR_TMASK_LS);
+	c->csr[3] = csr_read(XTL_CSR_TMASK_CONCAT_1);
+	c->csr[4] = csr_read(XTL_CSR_TMASK_CONCAT_2);
+	c->csr[5] = csr_read(XTL_CSR_TMASK_LOAD_STRIDE);
+	c->csr[6] = csr_read(XTL_CSR_TMASK_LOAD_WIDTH);
+	c->csr[7] = csr_read(XTL_CSR_TVALID);
+	c->csr[8] = csr_read(XTL_CSR_TINIT);
 	xtl_hw_whole_register_view();
 #define XTL_SAVE_REG(n) XTL_MEM_INSN(XTL_STORE_WORD(n), c->reg[(n) - 1]);
 	XTL_FOR_EACH_REG(XTL_SAVE_REG)
@@ -166,8 +174,7 @@ static void xtl_set_user_access(bool on)
 static void xtl_ctx_reset(struct riscv_xtl_ctx *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->csr[0] = XTL_TTYPE_INT8;
-	c->csr[8] = XTL_TINIT_RESET;
+	memcpy(c->csr, xtl_csr_reset, sizeof(c->csr));
 }
 
 /* What the restore sequence would leave: writable bits, uninitialized CSRs 0. */
@@ -175,7 +182,7 @@ static void xtl_ctx_sanitize(struct riscv_xtl_ctx *c)
 {
 	int i;
 
-	c->csr[8] = (c->csr[8] & xtl_csr_writable[8]) | XTL_TINIT_RESET;
+	c->csr[8] = (c->csr[8] & xtl_csr_writable[8]) | XTL_CSR_TINIT_RESET;
 	for (i = 0; i < 8; i++) {
 		c->csr[i] &= xtl_csr_writable[i];
 		if (!(c->csr[8] & BIT(i)))
@@ -195,11 +202,7 @@ static struct riscv_xtl_ctx *xtl_ctx_alloc(void)
 
 static bool xtl_ctx_is_reset(const struct riscv_xtl_ctx *c)
 {
-	static const u32 reset_csr[RISCV_XTL_NUM_CSRS] = {
-		XTL_TTYPE_INT8, 0, 0, 0, 0, 0, 0, 0, XTL_TINIT_RESET,
-	};
-
-	return !memcmp(c->csr, reset_csr, sizeof(reset_csr)) &&
+	return !memcmp(c->csr, xtl_csr_reset, sizeof(xtl_csr_reset)) &&
 	       !memchr_inv(c->reg, 0, sizeof(c->reg));
 }
 
@@ -280,38 +283,33 @@ void riscv_xtl_restore_current(void)
 
 /* ---- first use (lazy mode) ---- */
 
-/* Whether a CUSTOM-2 word is a TL instruction (docs/isa.md 4.6). */
+#define XTL_FORM_ROW(sym, name, match, mask, kind, eng)	{ match, mask },
+static const struct {
+	u32 match, mask;
+} xtl_forms[] = { XTL_FORMS(XTL_FORM_ROW) };
+#undef XTL_FORM_ROW
+
+/* Whether a word is a TL instruction: it matches a legal form (docs/isa.md 4.3-4.6). */
 static bool xtl_word_is_insn(u32 w)
 {
-	u32 funct5 = (w >> 25) & 31;
+	unsigned int i;
 
-	switch ((w >> 12) & 7) {
-	case 0:		/* tl.load, tl.mload, tl.store, tl.mstore */
-		return true;
-	case 1:		/* tl.concat.D, tl.merge.D */
-		return (funct5 >> 2) <= 1 && (funct5 & 3) != 3;
-	case 2:		/* tl.addi */
-		return ((w >> 28) & 3) == 0;
-	case 3:		/* tl.xpose.AB */
-		return !(funct5 & 0x10);
-	case 4:		/* tl.muls */
-		return funct5 == 0;
-	case 5:		/* tl.fillpad.P */
-		return (funct5 >> 2) == 0 && (funct5 & 3) != 3 && ((w >> 20) & 31) == 0;
-	default:
-		return false;
+	for (i = 0; i < ARRAY_SIZE(xtl_forms); i++) {
+		if ((w & xtl_forms[i].mask) == xtl_forms[i].match)
+			return true;
 	}
+	return false;
 }
 
-/* A TL instruction, or a Zicsr instruction on CSRs 0x800..0x808. */
+/* A TL instruction, or a Zicsr instruction (opcode SYSTEM) on CSRs 0x800..0x808. */
 static bool xtl_insn_uses_tl(u32 insn)
 {
 	u32 funct3 = (insn >> 12) & 7, csr = insn >> 20;
 
-	if ((insn & 0x7f) == XTL_OPCODE)
+	if ((insn & XTL_OPCODE_MASK) == XTL_OPCODE)
 		return xtl_word_is_insn(insn);
 	if ((insn & 0x7f) == 0x73)
-		return funct3 != 0 && funct3 != 4 && csr >= 0x800 && csr <= 0x808;
+		return funct3 != 0 && funct3 != 4 && csr >= XTL_CSR_TTYPE && csr <= XTL_CSR_TINIT;
 	return false;
 }
 
@@ -543,7 +541,7 @@ static bool __init xtl_supervisor_access(void)
 {
 	unsigned long ok = 0, tinit;
 
-	asm volatile("1:	csrr	%1, 0x808\n"
+	asm volatile("1:	csrr	%1, " __stringify(XTL_CSR_TINIT) "\n"
 		     "	li	%0, 1\n"
 		     "2:\n"
 		     _ASM_EXTABLE(1b, 2b)
