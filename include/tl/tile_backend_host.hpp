@@ -30,19 +30,26 @@ struct HostHart {
     HostHart() { tl_state_reset(&state); }
 };
 
-inline bool mem_probe(void *, uint64_t, uint32_t, bool, uint64_t *) { return true; }
-inline void mem_read(void *, uint64_t addr, void *dst, uint32_t len)
+/* The host's own memory through the core's batched memory interface: every range is accessible. */
+inline bool mem_probe(void *, const tl_mem_range *, unsigned, bool, uint64_t *) { return true; }
+inline void mem_read(void *, const tl_mem_range *ranges, unsigned count, uint8_t *reg)
 {
-    std::memcpy(dst, reinterpret_cast<const void *>(static_cast<uintptr_t>(addr)), len);
+    for (unsigned k = 0; k < count; ++k) {
+        std::memcpy(reg + ranges[k].reg, reinterpret_cast<const void *>(static_cast<uintptr_t>(ranges[k].addr)),
+                    ranges[k].len);
+    }
 }
-inline void mem_write(void *, uint64_t addr, const void *src, uint32_t len)
+inline void mem_write(void *, const tl_mem_range *ranges, unsigned count, const uint8_t *reg)
 {
-    std::memcpy(reinterpret_cast<void *>(static_cast<uintptr_t>(addr)), src, len);
+    for (unsigned k = 0; k < count; ++k) {
+        std::memcpy(reinterpret_cast<void *>(static_cast<uintptr_t>(ranges[k].addr)), reg + ranges[k].reg,
+                    ranges[k].len);
+    }
 }
 
-inline const tl_mem_if *host_memory()
+inline const tl_mem_batch_if *host_memory()
 {
-    static const tl_mem_if mem = {nullptr, mem_probe, mem_read, mem_write};
+    static const tl_mem_batch_if mem = {nullptr, mem_probe, mem_read, mem_write};
     return &mem;
 }
 
@@ -94,7 +101,7 @@ inline void load(const void *base)
 {
     uint64_t fault = 0;
     detail::check(Masked ? "tl.mload" : "tl.load",
-                  tl_exec_load(&state(), Reg, Masked, 0, reinterpret_cast<uintptr_t>(base),
+                  tl_exec_load_batch(&state(), Reg, Masked, 0, reinterpret_cast<uintptr_t>(base),
                                UINT64_MAX, detail::host_memory(), &fault));
 }
 
@@ -103,7 +110,7 @@ inline void store(void *base)
 {
     uint64_t fault = 0;
     detail::check(Masked ? "tl.mstore" : "tl.store",
-                  tl_exec_store(&state(), Reg, Masked, 0, reinterpret_cast<uintptr_t>(base),
+                  tl_exec_store_batch(&state(), Reg, Masked, 0, reinterpret_cast<uintptr_t>(base),
                                 UINT64_MAX, detail::host_memory(), &fault));
 }
 

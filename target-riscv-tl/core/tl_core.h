@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* CSR numbers, writable bits and reset values: the generated encoding table. */
+#include "../../include/tl/xtl-opc.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -23,7 +26,7 @@ enum {
 };
 
 /* CSR numbers are TL_CSR_ADDR_BASE + index. */
-#define TL_CSR_ADDR_BASE 0x800
+#define TL_CSR_ADDR_BASE XTL_CSR_TTYPE
 typedef enum tl_csr_index {
     TL_CSR_TTYPE = 0,
     TL_CSR_TSHAPE = 1,
@@ -38,10 +41,10 @@ typedef enum tl_csr_index {
     TL_CSR_ADDR_COUNT = 9, /* CSR numbers 0x800..0x808 */
 } tl_csr_index;
 
-#define TL_TTYPE_RESET 0x002u
+#define TL_TTYPE_RESET XTL_CSR_TTYPE_RESET
 /* tinit: bit 0 (ttype) always reads 1; bits 7:1 are the flags of 0x801..0x807. */
-#define TL_TINIT_RESET 0x01u
-#define TL_TINIT_WRITABLE 0xFEu
+#define TL_TINIT_RESET XTL_CSR_TINIT_RESET
+#define TL_TINIT_WRITABLE XTL_CSR_TINIT_WMASK
 
 /*
  * What the TL CSRs make of a load or store (tl.load/tl.store unmasked,
@@ -205,30 +208,6 @@ static inline uint64_t tl_mem_plan_first(const tl_mem_plan *p, int32_t imm8, uin
  */
 void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host);
 void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host);
-
-/*
- * The same instructions for callers that access memory one range at a time
- * (the host backend of the tile API): the ranges of each batched callback,
- * in order, one call each.
- *  probe: true when every byte of [addr, addr+len) may be accessed;
- *         otherwise false with *fault_addr = the lowest byte that may not
- *         (preset to addr), and no later range is probed.
- *  read/write: one range, only after every probe succeeded.
- */
-typedef struct tl_mem_if {
-    void *opaque;
-    bool (*probe)(void *opaque, uint64_t addr, uint32_t len, bool is_store,
-                  uint64_t *fault_addr);
-    void (*read)(void *opaque, uint64_t addr, void *dst, uint32_t len);
-    void (*write)(void *opaque, uint64_t addr, const void *src, uint32_t len);
-} tl_mem_if;
-
-tl_status tl_exec_load(tl_state *s, unsigned rd, bool masked, int32_t imm8,
-                       uint64_t base, uint64_t addr_mask, const tl_mem_if *mem,
-                       uint64_t *fault_addr);
-tl_status tl_exec_store(const tl_state *s, unsigned rs, bool masked, int32_t imm8,
-                        uint64_t base, uint64_t addr_mask, const tl_mem_if *mem,
-                        uint64_t *fault_addr);
 
 /* ---- register instructions ---- */
 tl_status tl_exec_concat(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2);

@@ -92,16 +92,14 @@ enum class ElemType : uint8_t {
     kFp32,
 };
 
+/* Writable bits of CSRs 0x800..0x807 (tinit: TL_TINIT_WRITABLE), from xtl-opc.h. */
 inline constexpr uint32_t kCsrWritableMask[TL_CSR_COUNT] = {
-    0x00000FFFu, /* ttype */
-    0x00FFFFFFu, /* tshape */
-    0xFFFFFFFFu, /* tmask_ls */
-    0xFFFFFFFFu, /* tmask_concat_1 */
-    0xFFFFFFFFu, /* tmask_concat_2 */
-    0xFFFFFFFFu, /* tmask_load_stride */
-    0xFFFFFFFFu, /* tmask_load_width */
-    0x00FFFFFFu, /* tvalid */
+    XTL_CSR_TTYPE_WMASK,          XTL_CSR_TSHAPE_WMASK,         XTL_CSR_TMASK_LS_WMASK,
+    XTL_CSR_TMASK_CONCAT_1_WMASK, XTL_CSR_TMASK_CONCAT_2_WMASK, XTL_CSR_TMASK_LOAD_STRIDE_WMASK,
+    XTL_CSR_TMASK_LOAD_WIDTH_WMASK, XTL_CSR_TVALID_WMASK,
 };
+static_assert(XTL_NUM_CSRS == TL_CSR_ADDR_COUNT && XTL_CSR_TINIT == TL_CSR_ADDR_BASE + TL_CSR_TINIT,
+              "the encoding table and tl_csr_index disagree");
 
 /* Source operand for tl0, which reads as zero whatever reg[0] holds. */
 inline constexpr uint8_t kZeroReg[TL_REG_BYTES] = {};

@@ -5,8 +5,7 @@
  * pointer path of tl_host_copy.cc), the slice addresses modulo 2^XLEN, the
  * ranges of one instruction merged by memory and register adjacency, and
  * the all-or-nothing execution through tl_mem_batch_if: every range probed
- * before any is accessed, then one read or write call.  The per-range
- * interface tl_mem_if is the batched one with a callback per range.
+ * before any is accessed, then one read or write call.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -344,67 +343,6 @@ tl_status tl_exec_store_batch(const tl_state *s, unsigned rs, bool masked, int32
         mem->write(mem->opaque, l.copy, l.ncopy, SourceReg(s, rs));
     }
     return TL_OK;
-}
-
-} // extern "C"
-
-namespace {
-
-/*
- * The per-range interface as a batched one: the ranges of each call, in
- * order, one callback each; probing stops at the first range that faults.
- */
-bool PerRangeProbe(void *opaque, const tl_mem_range *ranges, unsigned count, bool is_store,
-                   uint64_t *fault_addr)
-{
-    const tl_mem_if *mem = static_cast<const tl_mem_if *>(opaque);
-    for (unsigned k = 0; k < count; ++k) {
-        uint64_t fault = ranges[k].addr;
-        if (!mem->probe(mem->opaque, ranges[k].addr, ranges[k].len, is_store, &fault)) {
-            *fault_addr = fault;
-            return false;
-        }
-    }
-    return true;
-}
-
-void PerRangeRead(void *opaque, const tl_mem_range *ranges, unsigned count, uint8_t *dst)
-{
-    const tl_mem_if *mem = static_cast<const tl_mem_if *>(opaque);
-    for (unsigned k = 0; k < count; ++k) {
-        mem->read(mem->opaque, ranges[k].addr, dst + ranges[k].reg, ranges[k].len);
-    }
-}
-
-void PerRangeWrite(void *opaque, const tl_mem_range *ranges, unsigned count, const uint8_t *src)
-{
-    const tl_mem_if *mem = static_cast<const tl_mem_if *>(opaque);
-    for (unsigned k = 0; k < count; ++k) {
-        mem->write(mem->opaque, ranges[k].addr, src + ranges[k].reg, ranges[k].len);
-    }
-}
-
-inline tl_mem_batch_if PerRangeAsBatch(const tl_mem_if *mem)
-{
-    return {const_cast<tl_mem_if *>(mem), PerRangeProbe, PerRangeRead, PerRangeWrite};
-}
-
-} // namespace
-
-extern "C" {
-
-tl_status tl_exec_load(tl_state *s, unsigned rd, bool masked, int32_t imm8, uint64_t base,
-                       uint64_t addr_mask, const tl_mem_if *mem, uint64_t *fault_addr)
-{
-    const tl_mem_batch_if batch = PerRangeAsBatch(mem);
-    return tl_exec_load_batch(s, rd, masked, imm8, base, addr_mask, &batch, fault_addr);
-}
-
-tl_status tl_exec_store(const tl_state *s, unsigned rs, bool masked, int32_t imm8, uint64_t base,
-                        uint64_t addr_mask, const tl_mem_if *mem, uint64_t *fault_addr)
-{
-    const tl_mem_batch_if batch = PerRangeAsBatch(mem);
-    return tl_exec_store_batch(s, rs, masked, imm8, base, addr_mask, &batch, fault_addr);
 }
 
 } // extern "C"

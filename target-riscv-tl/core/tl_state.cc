@@ -16,9 +16,11 @@ using namespace tl::detail;
 
 namespace {
 
-constexpr const char *kCsrName[TL_CSR_COUNT] = {
-    "ttype",          "tshape",            "tmask_ls",         "tmask_concat_1",
-    "tmask_concat_2", "tmask_load_stride", "tmask_load_width", "tvalid",
+/* The CSR names of the encoding table, in CSR number order (tinit last). */
+constexpr const char *kCsrName[TL_CSR_ADDR_COUNT] = {
+#define TL_CSR_NAME(sym, name, num, wmask, reset) name,
+    XTL_CSRS(TL_CSR_NAME)
+#undef TL_CSR_NAME
 };
 
 constexpr const char *ElementName(ElemType type)
@@ -94,10 +96,7 @@ void tl_state_sanitize(tl_state *s)
 
 const char *tl_csr_name(unsigned idx)
 {
-    if (idx == TL_CSR_TINIT) {
-        return "tinit";
-    }
-    return idx < TL_CSR_COUNT ? kCsrName[idx] : nullptr;
+    return idx < TL_CSR_ADDR_COUNT ? kCsrName[idx] : nullptr;
 }
 
 uint32_t tl_csr_writable_mask(unsigned idx)
