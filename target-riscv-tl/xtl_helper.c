@@ -13,6 +13,7 @@
 #include "exec/cpu_ldst.h"
 #include "exec/helper-proto.h"
 #include "core/tl_copy.h"
+#include "xtl_disas.h"
 #ifdef CONFIG_USER_ONLY
 #include "user/page-protection.h"
 #else
@@ -22,15 +23,28 @@
 
 /*
  * env->pc is only exact at TB boundaries: restore the state of this
- * instruction (the exception path does the same) so the log names its pc.
+ * instruction (the exception path does the same), which also gives its
+ * word (env->bins, saved by decode_save_opc), so that the log names the pc
+ * and the instruction as the disassembler writes it.
  */
-static void xtl_log_trap(CPURISCVState *env, uintptr_t ra, const char *insn,
-                         const char *reason)
+static void xtl_log_trap(CPURISCVState *env, uintptr_t ra, const char *reason)
 {
     if (qemu_loglevel_mask(LOG_GUEST_ERROR)) {
+        char text[80], *gap, *ops;
+
         cpu_restore_state(env_cpu(env), ra);
-        qemu_log("xtl: %s at pc 0x" TARGET_FMT_lx " is illegal: %s\n",
-                 insn, env->pc, reason);
+        if (xtl_disassemble(env->bins, text, sizeof(text), 20)) {
+            /* one space between the mnemonic and its operands */
+            gap = strchr(text, ' ');
+            for (ops = gap; ops && *ops == ' '; ops++) {
+            }
+            if (gap && ops > gap + 1) {
+                memmove(gap + 1, ops, strlen(ops) + 1);
+            }
+        } else {
+            snprintf(text, sizeof(text), ".insn 4, 0x%08" PRIx64, (uint64_t)env->bins);
+        }
+        qemu_log("xtl: %s at pc 0x" TARGET_FMT_lx " is illegal: %s\n", text, env->pc, reason);
     }
 }
 
@@ -39,7 +53,7 @@ static void xtl_log_trap(CPURISCVState *env, uintptr_t ra, const char *insn,
  * linux-user every TL instruction puts the thread's TL state in use, so
  * that its signal frames carry it (docs/abi.md).
  */
-static void xtl_check_access(CPURISCVState *env, const char *insn, uintptr_t ra)
+static void xtl_check_access(CPURISCVState *env, uintptr_t ra)
 {
 #ifdef CONFIG_USER_ONLY
     env->xtl_in_use = true;
@@ -47,18 +61,18 @@ static void xtl_check_access(CPURISCVState *env, const char *insn, uintptr_t ra)
     RISCVException excp = smstateen_acc_ok(env, 0, SMSTATEEN0_CS);
 
     if (excp != RISCV_EXCP_NONE) {
-        xtl_log_trap(env, ra, insn, "TL state is disabled by the Smstateen C bit");
+        xtl_log_trap(env, ra, "TL state is disabled by the Smstateen C bit");
         riscv_raise_exception(env, excp, ra);
     }
 #endif
 }
 
-static void xtl_finish(CPURISCVState *env, tl_status st, const char *insn, uintptr_t ra)
+static void xtl_finish(CPURISCVState *env, tl_status st, uintptr_t ra)
 {
     if (likely(st == TL_OK)) {
         return;
     }
-    xtl_log_trap(env, ra, insn, tl_status_message(st));
+    xtl_log_trap(env, ra, tl_status_message(st));
     riscv_raise_exception(env, RISCV_EXCP_ILLEGAL_INST, ra);
 }
 
@@ -451,8 +465,6 @@ static void __attribute__((noinline))
 xtl_mem_insn_general(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
                      target_ulong base, bool is_store, uint64_t addr_mask, uintptr_t ra)
 {
-    const char *name = is_store ? (masked ? "tl.mstore" : "tl.store")
-                                : (masked ? "tl.mload" : "tl.load");
     /* Only the used cache entries are read: no need to clear the arrays. */
     XtlMemAccess m XTL_UNINIT;
     m.env = env;
@@ -479,7 +491,7 @@ xtl_mem_insn_general(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
     if (st == TL_FAULT) {
         xtl_raise_fault(&m, fault_addr, is_store);
     }
-    xtl_finish(env, st, name, ra);
+    xtl_finish(env, st, ra);
 }
 
 static inline void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
@@ -488,10 +500,7 @@ static inline void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, i
     uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
     const tl_mem_plan *plan;
 
-    static const char *const names[2][2] = { { "tl.load", "tl.mload" },
-                                             { "tl.store", "tl.mstore" } };
-
-    xtl_check_access(env, names[is_store][masked], ra);
+    xtl_check_access(env, ra);
     plan = tl_mem_plan_of(&env->xtl, masked);
     if (likely(plan->status == TL_OK && plan->ordered)) {
         uint8_t *host = NULL;
@@ -531,28 +540,22 @@ void HELPER(xtl_store)(CPURISCVState *env, uint32_t tlr, uint32_t masked, int32_
 
 /* ---- register-to-register instructions ---- */
 
-/* Names for the trap log; dim is 0..2 (the decoder rejects 3). */
-static const char *const xtl_concat_name[] = { "tl.concat.0", "tl.concat.1", "tl.concat.2" };
-static const char *const xtl_merge_name[] = { "tl.merge.0", "tl.merge.1", "tl.merge.2" };
-
 void HELPER(xtl_concat)(CPURISCVState *env, uint32_t dim, uint32_t rd, uint32_t rs1,
                         uint32_t rs2)
 {
     uintptr_t ra = GETPC();
-    const char *name = xtl_concat_name[dim];
 
-    xtl_check_access(env, name, ra);
-    xtl_finish(env, tl_exec_concat(&env->xtl, dim, rd, rs1, rs2), name, ra);
+    xtl_check_access(env, ra);
+    xtl_finish(env, tl_exec_concat(&env->xtl, dim, rd, rs1, rs2), ra);
 }
 
 void HELPER(xtl_merge)(CPURISCVState *env, uint32_t dim, uint32_t rd, uint32_t rs1,
                        uint32_t rs2)
 {
     uintptr_t ra = GETPC();
-    const char *name = xtl_merge_name[dim];
 
-    xtl_check_access(env, name, ra);
-    xtl_finish(env, tl_exec_merge(&env->xtl, dim, rd, rs1, rs2), name, ra);
+    xtl_check_access(env, ra);
+    xtl_finish(env, tl_exec_merge(&env->xtl, dim, rd, rs1, rs2), ra);
 }
 
 void HELPER(xtl_xpose)(CPURISCVState *env, uint32_t dim0, uint32_t dim1, uint32_t rs1,
@@ -560,32 +563,30 @@ void HELPER(xtl_xpose)(CPURISCVState *env, uint32_t dim0, uint32_t dim1, uint32_
 {
     uintptr_t ra = GETPC();
 
-    xtl_check_access(env, "tl.xpose", ra);
-    xtl_finish(env, tl_exec_xpose(&env->xtl, dim0, dim1, rs1, rs2, dims), "tl.xpose", ra);
+    xtl_check_access(env, ra);
+    xtl_finish(env, tl_exec_xpose(&env->xtl, dim0, dim1, rs1, rs2, dims), ra);
 }
 
 void HELPER(xtl_addi)(CPURISCVState *env, uint32_t rd, uint32_t rs, int32_t imm)
 {
     uintptr_t ra = GETPC();
 
-    xtl_check_access(env, "tl.addi", ra);
-    xtl_finish(env, tl_exec_addi(&env->xtl, rd, rs, imm), "tl.addi", ra);
+    xtl_check_access(env, ra);
+    xtl_finish(env, tl_exec_addi(&env->xtl, rd, rs, imm), ra);
 }
 
 void HELPER(xtl_muls)(CPURISCVState *env, uint32_t rd, uint32_t rs, target_ulong scalar)
 {
     uintptr_t ra = GETPC();
 
-    xtl_check_access(env, "tl.muls", ra);
-    xtl_finish(env, tl_exec_muls(&env->xtl, rd, rs, scalar), "tl.muls", ra);
+    xtl_check_access(env, ra);
+    xtl_finish(env, tl_exec_muls(&env->xtl, rd, rs, scalar), ra);
 }
 
 void HELPER(xtl_fillpad)(CPURISCVState *env, uint32_t pad, uint32_t rd, uint32_t rs)
 {
-    static const char *const names[] = { "tl.fillpad.zero", "tl.fillpad.min",
-                                         "tl.fillpad.max" };
     uintptr_t ra = GETPC();
 
-    xtl_check_access(env, names[pad], ra);
-    xtl_finish(env, tl_exec_fillpad(&env->xtl, (tl_pad_kind)pad, rd, rs), names[pad], ra);
+    xtl_check_access(env, ra);
+    xtl_finish(env, tl_exec_fillpad(&env->xtl, (tl_pad_kind)pad, rd, rs), ra);
 }
