@@ -150,7 +150,8 @@ static void *xtl_ram_ptr(XtlMemAccess *m, uint64_t addr, uint32_t len,
  * The TLB reports device pages as MMIO whether or not a device sits at the
  * address, and an access to nothing only faults when it is made.  A TL
  * access must fault before it changes anything, so ask the memory map
- * whether a byte access is accepted there.
+ * whether a byte access is accepted there.  RAM and ROM are reported as
+ * MMIO too while a plugin watches memory accesses; they accept every access.
  */
 static bool xtl_mmio_byte_accepted(XtlMemAccess *m, uint64_t addr, MMUAccessType type)
 {
@@ -173,6 +174,9 @@ static bool xtl_mmio_byte_accepted(XtlMemAccess *m, uint64_t addr, MMUAccessType
     mr = address_space_translate(cpu_get_address_space(cs, cpu_asidx_from_attrs(cs, full->attrs)),
                                  full->phys_addr | (addr & ~TARGET_PAGE_MASK),
                                  &xlat, &len, is_write, full->attrs);
+    if (memory_region_is_ram(mr) || memory_region_is_romd(mr)) {
+        return true;
+    }
     return memory_region_access_valid(mr, xlat, 1, is_write, full->attrs);
 }
 #endif

@@ -33,6 +33,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <pthread.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -731,6 +732,39 @@ void on_exit(qemu_plugin_id_t, void *)
     }
 }
 
+/*
+ * qemu-riscv64 runs a guest fork() as a host fork(): the child starts with a
+ * copy of the parent's counters.  Each process's report counts what that
+ * process executed, so the child starts from zero (the reports of a process
+ * tree then add up to what ran).  No vCPU translates or starts while the
+ * lock is held across the fork.
+ */
+void before_fork() { mtx.lock(); }
+void after_fork_in_parent() { mtx.unlock(); }
+void after_fork_in_child()
+{
+    for (auto &vp : all_vcpus) {
+        Vcpu &v = *vp;
+        for (auto &row : v.forms) {
+            for (FormStat &f : row) {
+                f = FormStat{};
+            }
+        }
+        std::fill(std::begin(v.cells), std::end(v.cells), 0);
+        for (PcStat &ps : v.sites) {
+            ps.count = ps.bytes = ps.traps = 0;
+        }
+        std::fill(std::begin(v.seen_writes), std::end(v.seen_writes), 0);
+        v.reload = true;
+    }
+    for (unsigned i = 0; i < unsigned(qemu_plugin_num_vcpus()); i++) {
+        Slot *sl = slot_of(i);
+        sl->insns = 0;
+        std::fill(std::begin(sl->csr_writes), std::end(sl->csr_writes), 0);
+    }
+    mtx.unlock();
+}
+
 [[noreturn]] void bad_option(const std::string &why)
 {
     fprintf(stderr, "error: tlstat: %s (options: outfile=PATH, format=text|json, top=N)\n", why.c_str());
@@ -779,6 +813,7 @@ extern "C" QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
     if (!system_mode) {
         qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+        pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
     }
     qemu_plugin_register_atexit_cb(id, on_exit, nullptr);
     return 0;

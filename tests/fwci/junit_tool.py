@@ -2,8 +2,7 @@
 """Helpers of tests/fwci/run.sh for JUnit files (python3-lxml):
 
   validate XSD FILE...      every FILE is valid against XSD (one line per file)
-  canon FILE                the file without time attributes and QEMU's timing-dependent
-                            icount warning, as canonical XML (C14N)
+  canon FILE                the file without time attributes, as canonical XML (C14N)
   counts FILE               "tests failures errors skipped" of the <testsuites>
   cases FILE                one line per testcase: name status (pass fail error skip)
   text FILE NAME ELEMENT    text of ELEMENT (failure, error, system-out, ...) of testcase NAME
@@ -43,15 +42,6 @@ def main(argv):
     if cmd == "canon":
         for e in root.iter():
             e.attrib.pop("time", None)
-        # QEMU prints this warning or not depending on host timing (when the
-        # vCPU thread first waits); it is not part of what a run computes.
-        for e in list(root.iter("system-err")):
-            lines = [l for l in (e.text or "").splitlines()
-                     if not l.endswith("warning: icount sleep disabled and no active timers")]
-            if lines:
-                e.text = "\n".join(lines) + "\n"
-            else:
-                e.getparent().remove(e)
         for e in root.iter():       # indentation only
             if e.tail is not None and not e.tail.strip():
                 e.tail = None

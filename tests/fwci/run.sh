@@ -256,6 +256,49 @@ check $? "with icount two runs of the 2-hart example test give identical UART lo
 [ -s "$w/nodet1/time.uart" ] && [ -s "$w/nodet2/time.uart" ] && ! cmp -s "$w/nodet1/time.uart" "$w/nodet2/time.uart"
 check $? "without icount (--no-icount) the same probe's logs differ, so the check above can fail ($(sed -n 2p "$w/nodet1/time.uart") vs $(sed -n 2p "$w/nodet2/time.uart"))"
 
+# ---- reruns: the same suite twice gives the same JUnit, times aside (and the
+# same TAP); QEMU's timing-dependent icount warning is not in the reports
+r=0
+for i in 1 2 3; do
+    run --suite "$w/mixed.toml" --out-dir "$w/rerun$i" --junit "$w/rerun$i.xml" >"$w/rerun$i.tap"
+    [ $? -eq 1 ] || r=1
+done
+same_junit "$w/rerun1.xml" "$w/rerun2.xml" && same_junit "$w/rerun1.xml" "$w/rerun3.xml" &&
+    [ $r -eq 0 ] && ! grep -q 'icount sleep disabled' "$w"/rerun?.xml &&
+    [ "$(sed "s|$w/rerun1|DIR|g" "$w/rerun1.tap")" = "$(sed "s|$w/rerun2|DIR|g" "$w/rerun2.tap")" ]
+check $? "three runs of a suite with every outcome: JUnit files identical but for time=, TAP identical but for the output directory"
+
+# ---- paths with commas and spaces, in every value the runner puts into a QEMU option
+mkdir -p "$w/a,b c/out,d e"
+cp "$P/pass.bin" "$w/a,b c/fw,1 x.bin"
+cp "$P/pass.elf" "$w/a,b c/fw,2 y.elf"
+cp "$P/fail.elf" "$w/a,b c/fw,3 z.elf"
+verdict_case "a raw image whose path has commas and spaces ('a,b c/fw,1 x.bin@0x80000000')" 0 \
+    '^ok 1 - fw_1_x \(finisher PASS' "$w/a,b c/fw,1 x.bin@0x80000000"
+got=$(run --out-dir "$w/a,b c/out,d e" "$w/a,b c/fw,2 y.elf"); rc=$?
+[ $rc -eq 0 ] && grep -q '^ok 1 - ' <<<"$got" && [ -s "$w/a,b c/out,d e/fw_2_y.uart" ]
+check $? "an ELF image and an output directory with commas and spaces (exit $rc)"
+got=$(run --record --out-dir "$w/a,b c/out,d e" "$w/a,b c/fw,3 z.elf"); rc=$?
+replay=$(sed -n 's/^#   replay: //p' <<<"$got")
+[ $rc -eq 1 ] && [ -s "$w/a,b c/out,d e/fw_3_z.rr" ] && [ -n "$replay" ]
+check $? "--record with commas and spaces in the output directory writes the recording (exit $rc)"
+(cd "$w" && eval "$replay" >"$w/replay-comma.uart" 2>/dev/null); rc=$?
+cmp -s "$w/replay-comma.uart" "$w/a,b c/out,d e/fw_3_z.uart" && [ $rc -ne 0 ]
+check $? "its replay line, run by a shell, replays from that file to the same UART bytes (exit $rc)"
+verdict_case "an --l1m value with a comma is a value QEMU rejects, not a second option" 1 \
+    "QEMU error: QEMU failed \(exit status 1\): .*tl-l1m-size" --l1m '4K,tl-l0m-size=8K' "$P/pass.elf"
+
+# ---- the tlstat plugin through the runner, on 2 and 4 harts (-icount: one TCG thread)
+plugin="$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so"
+for n in 2 4; do
+    got=$(run --out-dir "$w/plug$n" --smp "$n" --qemu-arg=-plugin \
+        --qemu-arg="$plugin,format=json,outfile=$w/plug$n.json" "$P/two_harts.elf" 2>&1); rc=$?
+    [ $rc -eq 0 ] && grep -q '^ok 1 - two_harts' <<<"$got" &&
+        /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["tl_insns"] == 0)' "$w/plug$n.json"
+    check $? "tlstat under tl-fw-run --smp $n (icount, one TCG thread): the example's two_harts test passes and the report counts its TL instructions (exit $rc)"
+    [ $rc -eq 0 ] || sed 's/^/#   /' <<<"$got" | tail -n 5
+done
+
 # ---- sharding
 names=(zeta alpha mid_1 mid_10 mid_2 Beta omega)
 for i in 0 1 2 3 4 5 6; do
