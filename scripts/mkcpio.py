@@ -10,6 +10,8 @@ LIST lines (# starts a comment):
     file  NAME SOURCE MODE
     slink NAME TARGET MODE
     nod   NAME MODE c|b MAJOR MINOR
+    tree  NAME SOURCE_DIR      (SOURCE_DIR's contents under NAME: files and
+                                directories with their modes, symbolic links)
 Every entry is owned by 0:0; MODE is octal.
 """
 import gzip
@@ -31,6 +33,29 @@ def entry(out, ino, name, mode, data=b"", rdev=(0, 0)):
     out.write(b"\0" * (-(len(hdr) + len(name_b)) % 4))
     out.write(data)
     out.write(b"\0" * (-len(data) % 4))
+
+
+def tree(out, ino, dest, src):
+    """Entries for everything below directory src, placed under dest; returns the next inode."""
+    for dirpath, dirnames, filenames in os.walk(src):
+        dirnames.sort()
+        rel = os.path.relpath(dirpath, src)
+        base = dest if rel == "." else os.path.join(dest, rel)
+        for name in sorted(dirnames) + sorted(filenames):
+            path = os.path.join(dirpath, name)
+            st = os.lstat(path)
+            target = os.path.join(base, name)
+            if stat.S_ISLNK(st.st_mode):
+                entry(out, ino, target, stat.S_IFLNK | 0o777, os.readlink(path).encode())
+            elif stat.S_ISDIR(st.st_mode):
+                entry(out, ino, target, stat.S_IFDIR | stat.S_IMODE(st.st_mode))
+            elif stat.S_ISREG(st.st_mode):
+                with open(path, "rb") as f:
+                    entry(out, ino, target, stat.S_IFREG | stat.S_IMODE(st.st_mode), f.read())
+            else:
+                continue
+            ino += 1
+    return ino
 
 
 def main():
@@ -59,6 +84,8 @@ def main():
                     ftype = stat.S_IFCHR if args[2] == "c" else stat.S_IFBLK
                     entry(out, ino, args[0], ftype | int(args[1], 8),
                           rdev=(int(args[3]), int(args[4])))
+                elif kind == "tree" and len(args) == 2:
+                    ino = tree(out, ino, args[0], args[1])
                 else:
                     die(f"{spec}:{lineno}: cannot parse '{line.strip()}'")
             except (OSError, ValueError) as e:

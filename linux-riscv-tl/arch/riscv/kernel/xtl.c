@@ -26,6 +26,14 @@
  * agree).  The kernel invalidates that pairing before it changes a saved
  * state (signal return, ptrace, exec).
  *
+ * A hart that goes offline, or loses its state in a non-retentive suspend,
+ * holds no task's state when it comes back (CPU hotplug and CPU PM hooks,
+ * as arm64 does for FPSIMD/SME).
+ *
+ * The state is 32 KiB: it is allocated with kvmalloc(), so a fragmented
+ * memory falls back to vmalloc() instead of failing an order-3 allocation
+ * (a failed allocation at the first TL access is a SIGBUS).
+ *
  * Save and restore follow the exact sequences of the ISA (docs/isa.md 2.6):
  * every register moved as one contiguous 1024-byte int8 block, the CSRs
  * written back before tinit, which makes uninitialized CSRs so again.
@@ -34,6 +42,9 @@
 #define pr_fmt(fmt) "xtl: " fmt
 
 #include <linux/build_bug.h>
+#include <linux/cpu.h>
+#include <linux/cpu_pm.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
 #include <linux/percpu.h>
@@ -45,6 +56,7 @@
 #include <linux/slab.h>
 #include <linux/stringify.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include <asm/asm-extable.h>
 #include <asm/cpufeature.h>
@@ -57,16 +69,15 @@
 DEFINE_STATIC_KEY_FALSE(riscv_xtl_enabled_key);
 
 static bool xtl_lazy __ro_after_init;
-static struct kmem_cache *xtl_ctx_cache __ro_after_init;
 
 /* Task whose state the hart's TL registers hold (compared, never followed). */
 static DEFINE_PER_CPU(struct task_struct *, xtl_hw_task);
 /*
- * Whether sstateen0.C is set on this hart (lazy mode).  Starts true so that
- * the first switch to a task without TL state clears the bit, whatever the
- * hart's reset value.
+ * Whether sstateen0.C is set on this hart (lazy mode): 1 or 0, or -1 when
+ * unknown (at boot, after hotplug or suspend), so that the next switch
+ * writes the bit whatever the hart's reset value.
  */
-static DEFINE_PER_CPU(bool, xtl_user_access) = true;
+static DEFINE_PER_CPU(int, xtl_user_access) = -1;
 
 /*
  * ---- instruction words, base address in t0 ----
@@ -160,7 +171,7 @@ static void xtl_hw_restore(const struct riscv_xtl_ctx *c)
 /* Lazy mode: lets user mode reach TL (sstateen0.C) or makes it trap. */
 static void xtl_set_user_access(bool on)
 {
-	if (!xtl_lazy || this_cpu_read(xtl_user_access) == on)
+	if (!xtl_lazy || this_cpu_read(xtl_user_access) == (int)on)
 		return;
 	if (on)
 		csr_set(CSR_SSTATEEN0, XTL_SSTATEEN0_C);
@@ -191,9 +202,14 @@ static void xtl_ctx_sanitize(struct riscv_xtl_ctx *c)
 	memset(c->reserved, 0, sizeof(c->reserved));
 }
 
+static struct riscv_xtl_ctx *xtl_ctx_alloc_raw(void)
+{
+	return kvmalloc(sizeof(struct riscv_xtl_ctx), GFP_KERNEL_ACCOUNT);
+}
+
 static struct riscv_xtl_ctx *xtl_ctx_alloc(void)
 {
-	struct riscv_xtl_ctx *c = kmem_cache_alloc(xtl_ctx_cache, GFP_KERNEL);
+	struct riscv_xtl_ctx *c = xtl_ctx_alloc_raw();
 
 	if (c)
 		xtl_ctx_reset(c);
@@ -223,10 +239,10 @@ static void xtl_flush_current(void)
 /* See the top of this file; the state of t must be saved (t not running). */
 static bool xtl_task_in_use(struct task_struct *t)
 {
-	if (t->thread.xtl_in_use)
-		return true;
 	if (!t->thread.xtl_ctx)
 		return false;
+	if (t->thread.xtl_in_use)
+		return true;
 	if (t == current)
 		xtl_flush_current();
 	if (xtl_ctx_is_reset(t->thread.xtl_ctx))
@@ -244,6 +260,13 @@ static void xtl_invalidate(struct task_struct *t)
 	WRITE_ONCE(t->thread.xtl_hw_cpu, -1);
 	barrier();
 	set_tsk_thread_flag(t, TIF_RISCV_XTL_RESTORE);
+}
+
+/* The hart lost its TL registers and sstateen0 (offline, non-retentive suspend). */
+static void xtl_forget_hw(int cpu)
+{
+	per_cpu(xtl_hw_task, cpu) = NULL;
+	per_cpu(xtl_user_access, cpu) = -1;
 }
 
 /* ---- context switch ---- */
@@ -338,11 +361,16 @@ bool riscv_xtl_first_use_handler(struct pt_regs *regs)
 
 /* ---- task life cycle ---- */
 
-/* dst is a copy of the parent's task_struct: it owns nothing yet. */
+/*
+ * dst is a copy of the parent's task_struct: it owns nothing yet, and has
+ * used nothing (kernel threads and user workers, such as io_uring's, stay
+ * so; riscv_xtl_copy_thread() gives a user thread its creator's state).
+ */
 void riscv_xtl_dup_task_struct(struct task_struct *dst)
 {
 	dst->thread.xtl_ctx = NULL;
 	dst->thread.xtl_hw_cpu = -1;
+	dst->thread.xtl_in_use = false;
 	clear_tsk_thread_flag(dst, TIF_RISCV_XTL_RESTORE);
 }
 
@@ -353,12 +381,13 @@ int riscv_xtl_copy_thread(struct task_struct *p)
 
 	if (!riscv_xtl_enabled() || !current->thread.xtl_ctx)
 		return 0;
-	c = kmem_cache_alloc(xtl_ctx_cache, GFP_KERNEL);
+	c = xtl_ctx_alloc_raw();
 	if (!c)
 		return -ENOMEM;
 	xtl_flush_current();
 	memcpy(c, current->thread.xtl_ctx, sizeof(*c));
 	p->thread.xtl_ctx = c;
+	p->thread.xtl_in_use = current->thread.xtl_in_use;
 	set_tsk_thread_flag(p, TIF_RISCV_XTL_RESTORE);
 	return 0;
 }
@@ -366,9 +395,10 @@ int riscv_xtl_copy_thread(struct task_struct *p)
 void riscv_xtl_release(struct task_struct *tsk)
 {
 	if (tsk->thread.xtl_ctx) {
-		kmem_cache_free(xtl_ctx_cache, tsk->thread.xtl_ctx);
+		kvfree(tsk->thread.xtl_ctx);
 		tsk->thread.xtl_ctx = NULL;
 	}
+	tsk->thread.xtl_in_use = false;
 }
 
 /* exec: the new program starts without TL state (lazy) or at reset (eager). */
@@ -389,7 +419,7 @@ void riscv_xtl_flush_thread(void)
 		return;
 	}
 	if (!t->thread.xtl_ctx)
-		t->thread.xtl_ctx = kmem_cache_alloc(xtl_ctx_cache, GFP_KERNEL);
+		t->thread.xtl_ctx = xtl_ctx_alloc_raw();
 	if (!t->thread.xtl_ctx) {
 		/* Without a state of its own the program could read others' TL registers. */
 		force_sig(SIGKILL);
@@ -430,29 +460,34 @@ long riscv_xtl_save_sigcontext(void __user **sc_ext_ptr)
 	return 0;
 }
 
+/*
+ * The record is read into a new state, which replaces the task's only when
+ * it was read whole: a record the task cannot read leaves its state as it
+ * was (and rt_sigreturn fails with SIGSEGV).
+ */
 long riscv_xtl_restore_sigcontext(void __user *hdr, u32 size)
 {
 	struct __riscv_xtl_state __user *state =
 		(void __user *)((struct __riscv_ctx_hdr __user *)hdr + 1);
 	struct task_struct *t = current;
-	struct riscv_xtl_ctx *c;
-	long err = 0;
+	struct riscv_xtl_ctx *c, *old;
 
 	if (!riscv_xtl_enabled() || size != RISCV_XTL_SC_SIZE)
 		return -EINVAL;
-	if (!t->thread.xtl_ctx) {
-		t->thread.xtl_ctx = xtl_ctx_alloc();
-		if (!t->thread.xtl_ctx)
-			return -ENOMEM;
-	}
-	c = t->thread.xtl_ctx;
-	t->thread.xtl_in_use = true;
-	xtl_invalidate(t);
-	err |= __copy_from_user(c->csr, state->csr, sizeof(c->csr));
-	err |= __copy_from_user(c->reg, state->reg[1], sizeof(c->reg));
-	if (unlikely(err))
+	c = xtl_ctx_alloc_raw();
+	if (!c)
+		return -ENOMEM;
+	if (copy_from_user(c->csr, state->csr, sizeof(c->csr)) ||
+	    copy_from_user(c->reg, state->reg[1], sizeof(c->reg))) {
+		kvfree(c);
 		return -EFAULT;
+	}
 	xtl_ctx_sanitize(c);
+	xtl_invalidate(t);
+	old = t->thread.xtl_ctx;
+	t->thread.xtl_ctx = c;
+	t->thread.xtl_in_use = true;
+	kvfree(old);
 	return 0;
 }
 
@@ -486,38 +521,40 @@ int riscv_xtl_regset_set(struct task_struct *target, const struct user_regset *r
 			 const void __user *ubuf)
 {
 	struct __riscv_xtl_state *state;
-	struct riscv_xtl_ctx *c;
+	struct riscv_xtl_ctx *c = target->thread.xtl_ctx;
 	int ret;
 
 	if (!riscv_xtl_enabled())
 		return -ENODEV;
-	state = kmalloc(sizeof(*state), GFP_KERNEL);
+	state = kvzalloc(sizeof(*state), GFP_KERNEL);
 	if (!state)
 		return -ENOMEM;
-	if (!target->thread.xtl_ctx) {
-		target->thread.xtl_ctx = xtl_ctx_alloc();
-		if (!target->thread.xtl_ctx) {
-			kfree(state);
-			return -ENOMEM;
-		}
-	}
-	c = target->thread.xtl_ctx;
 	if (target == current)
 		xtl_flush_current();
-	/* A partial write keeps the rest of the state. */
-	memcpy(state->csr, c->csr, sizeof(c->csr));
-	memset(state->reserved, 0, sizeof(state->reserved));
-	memset(state->reg[0], 0, sizeof(state->reg[0]));
-	memcpy(state->reg[1], c->reg, sizeof(c->reg));
+	/* A partial write keeps the rest of the state, the reset state if it has none. */
+	if (c) {
+		memcpy(state->csr, c->csr, sizeof(c->csr));
+		memcpy(state->reg[1], c->reg, sizeof(c->reg));
+	} else {
+		memcpy(state->csr, xtl_csr_reset, sizeof(state->csr));
+	}
 	ret = user_regset_copyin(&pos, &count, &kbuf, &ubuf, state, 0, sizeof(*state));
+	/* Nothing changes unless the whole write succeeds. */
+	if (!ret && !c) {
+		c = xtl_ctx_alloc_raw();
+		if (c)
+			target->thread.xtl_ctx = c;
+		else
+			ret = -ENOMEM;
+	}
 	if (!ret) {
-		target->thread.xtl_in_use = true;
 		xtl_invalidate(target);
 		memcpy(c->csr, state->csr, sizeof(c->csr));
 		memcpy(c->reg, state->reg[1], sizeof(c->reg));
 		xtl_ctx_sanitize(c);
+		target->thread.xtl_in_use = true;
 	}
-	kfree(state);
+	kvfree(state);
 	return ret;
 }
 
@@ -557,9 +594,6 @@ static int __init riscv_xtl_init(void)
 		pr_warn("disabled: S-mode cannot access TL (the M-mode firmware left mstateen0.C clear); user TL instructions raise SIGILL\n");
 		return 0;
 	}
-	xtl_ctx_cache = kmem_cache_create_usercopy("riscv_xtl_ctx", sizeof(struct riscv_xtl_ctx),
-						   64, SLAB_PANIC | SLAB_ACCOUNT, 0,
-						   sizeof(struct riscv_xtl_ctx), NULL);
 	xtl_lazy = riscv_isa_extension_available(NULL, SMSTATEEN);
 	if (xtl_lazy) {
 		pr_info("TensorLoad state per task, lazy: allocated at the first TL access (Smstateen trap)\n");
@@ -570,3 +604,53 @@ static int __init riscv_xtl_init(void)
 	return 0;
 }
 core_initcall(riscv_xtl_init);
+
+/* ---- CPU hotplug and power management ---- */
+
+/* On a surviving CPU, once @cpu is dead: it holds nobody's state any more. */
+static int xtl_cpu_dead(unsigned int cpu)
+{
+	xtl_forget_hw(cpu);
+	return 0;
+}
+
+/*
+ * Around a low-power state that may lose the TL registers and sstateen0:
+ * the task on this hart keeps its live state in its saved state, and
+ * reloads it before it returns to user mode.
+ */
+static int xtl_cpu_pm_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	int cpu = smp_processor_id();
+
+	switch (action) {
+	case CPU_PM_ENTER:
+		if (current->thread.xtl_ctx && xtl_hw_holds(current, cpu))
+			xtl_hw_save(current->thread.xtl_ctx);
+		break;
+	case CPU_PM_ENTER_FAILED:
+	case CPU_PM_EXIT:
+		xtl_forget_hw(cpu);
+		if (current->thread.xtl_ctx)
+			set_thread_flag(TIF_RISCV_XTL_RESTORE);
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block xtl_cpu_pm_notifier = {
+	.notifier_call = xtl_cpu_pm_notify,
+};
+
+static int __init riscv_xtl_hotplug_init(void)
+{
+	int ret;
+
+	if (!riscv_xtl_enabled())
+		return 0;
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "riscv/xtl:dead", NULL, xtl_cpu_dead);
+	if (ret < 0)
+		return ret;
+	return cpu_pm_register_notifier(&xtl_cpu_pm_notifier);
+}
+late_initcall(riscv_xtl_hotplug_init);
