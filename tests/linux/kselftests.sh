@@ -87,16 +87,21 @@ boot() {
     check $? "$label: the selftests ran to the end and the kernel powered off (QEMU exit status $r)"
     ! grep -qE 'Kernel panic|Oops|BUG:|Unable to handle kernel|WARNING:|Call Trace:' "$log"
     check $? "$label: no kernel oops, warning or BUG in the console log"
-    sed -n 's/^ksft: end \([^ ]*\) \([0-9]*\)$/\1 \2/p' "$log" >"$logdir/$label.res"
+    sed -n 's/^ksft: end \([^ ]*\) \([0-9]*\) \([0-9.]*\)$/\1 \2 \3/p' "$log" >"$logdir/$label.res"
 }
 
 configs=(stock-max stock-rv64v tl-max tl-rv64v tl-max-tlproc tl-rv64v-tlproc)
-boot stock-max "$stock_kernel" max plain
-boot stock-rv64v "$stock_kernel" rv64,v=true,xtl=on plain
-boot tl-max "$tl_kernel" max plain
-boot tl-rv64v "$tl_kernel" rv64,v=true,xtl=on plain
-boot tl-max-tlproc "$tl_kernel" max tl
-boot tl-rv64v-tlproc "$tl_kernel" rv64,v=true,xtl=on tl
+for c in ${TL_KSFT_CONFIGS:-${configs[*]}}; do     # TL_KSFT_CONFIGS: a subset, for development
+    case "$c" in
+        stock-max) boot "$c" "$stock_kernel" max plain ;;
+        stock-rv64v) boot "$c" "$stock_kernel" rv64,v=true,xtl=on plain ;;
+        tl-max) boot "$c" "$tl_kernel" max plain ;;
+        tl-rv64v) boot "$c" "$tl_kernel" rv64,v=true,xtl=on plain ;;
+        tl-max-tlproc) boot "$c" "$tl_kernel" max tl ;;
+        tl-rv64v-tlproc) boot "$c" "$tl_kernel" rv64,v=true,xtl=on tl ;;
+        *) die "unknown TL_KSFT_CONFIGS entry '$c' (${configs[*]})" ;;
+    esac
+done
 
 # status <config> <test>: pass, skip, fail N, timeout, or "not run"
 status() {

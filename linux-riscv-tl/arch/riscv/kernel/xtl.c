@@ -461,16 +461,18 @@ long riscv_xtl_save_sigcontext(void __user **sc_ext_ptr)
 }
 
 /*
- * The record is read into a new state, which replaces the task's only when
- * it was read whole: a record the task cannot read leaves its state as it
- * was (and rt_sigreturn fails with SIGSEGV).
+ * rt_sigreturn reads the record into a new state (riscv_xtl_read_sigcontext)
+ * and installs it only once the whole frame has been found valid
+ * (riscv_xtl_install_sigcontext); otherwise it is freed and the task keeps
+ * the state it had: a frame that is damaged anywhere, or a record the task
+ * cannot read, changes nothing of the TL state (rt_sigreturn fails with
+ * SIGSEGV).
  */
-long riscv_xtl_restore_sigcontext(void __user *hdr, u32 size)
+long riscv_xtl_read_sigcontext(void __user *hdr, u32 size, struct riscv_xtl_ctx **ctx)
 {
 	struct __riscv_xtl_state __user *state =
 		(void __user *)((struct __riscv_ctx_hdr __user *)hdr + 1);
-	struct task_struct *t = current;
-	struct riscv_xtl_ctx *c, *old;
+	struct riscv_xtl_ctx *c;
 
 	if (!riscv_xtl_enabled() || size != RISCV_XTL_SC_SIZE)
 		return -EINVAL;
@@ -483,12 +485,25 @@ long riscv_xtl_restore_sigcontext(void __user *hdr, u32 size)
 		return -EFAULT;
 	}
 	xtl_ctx_sanitize(c);
+	*ctx = c;
+	return 0;
+}
+
+void riscv_xtl_install_sigcontext(struct riscv_xtl_ctx *c)
+{
+	struct task_struct *t = current;
+	struct riscv_xtl_ctx *old;
+
 	xtl_invalidate(t);
 	old = t->thread.xtl_ctx;
 	t->thread.xtl_ctx = c;
 	t->thread.xtl_in_use = true;
 	kvfree(old);
-	return 0;
+}
+
+void riscv_xtl_free_sigcontext(struct riscv_xtl_ctx *c)
+{
+	kvfree(c);
 }
 
 /* ---- ptrace regset NT_RISCV_XTL (and the core dump note) ---- */

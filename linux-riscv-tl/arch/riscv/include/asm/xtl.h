@@ -47,7 +47,9 @@ void riscv_xtl_release(struct task_struct *tsk);
 void riscv_xtl_flush_thread(void);
 size_t riscv_xtl_sc_size(bool cal_all);
 long riscv_xtl_save_sigcontext(void __user **sc_ext_ptr);
-long riscv_xtl_restore_sigcontext(void __user *hdr, u32 size);
+long riscv_xtl_read_sigcontext(void __user *hdr, u32 size, struct riscv_xtl_ctx **ctx);
+void riscv_xtl_install_sigcontext(struct riscv_xtl_ctx *ctx);
+void riscv_xtl_free_sigcontext(struct riscv_xtl_ctx *ctx);
 unsigned long riscv_xtl_hwprobe(const struct cpumask *cpus);
 int riscv_xtl_regset_active(struct task_struct *target, const struct user_regset *regset);
 int riscv_xtl_regset_get(struct task_struct *target, const struct user_regset *regset,
@@ -68,7 +70,10 @@ static inline void riscv_xtl_release(struct task_struct *tsk) {}
 static inline void riscv_xtl_flush_thread(void) {}
 static inline size_t riscv_xtl_sc_size(bool cal_all) { return 0; }
 static inline long riscv_xtl_save_sigcontext(void __user **sc_ext_ptr) { return 0; }
-static inline long riscv_xtl_restore_sigcontext(void __user *hdr, u32 size) { return -EINVAL; }
+static inline long riscv_xtl_read_sigcontext(void __user *hdr, u32 size,
+					    struct riscv_xtl_ctx **ctx) { return -EINVAL; }
+static inline void riscv_xtl_install_sigcontext(struct riscv_xtl_ctx *ctx) {}
+static inline void riscv_xtl_free_sigcontext(struct riscv_xtl_ctx *ctx) {}
 static inline unsigned long riscv_xtl_hwprobe(const struct cpumask *cpus) { return 0; }
 
 #endif /* CONFIG_RISCV_ISA_XTL */
