@@ -466,6 +466,17 @@ static TH_UNUSED struct th_core_thread *th_core_thread(struct th_core *c, int ti
 }
 
 /* ---- core_pattern ---- */
+
+/*
+ * 1 on a RISC-V Linux system (its device tree describes RISC-V harts); 0
+ * under qemu-riscv64 on another host, where /proc/sys/kernel/core_pattern
+ * is the host's own and must be left alone.
+ */
+static TH_UNUSED int th_riscv_system(void)
+{
+    return access("/proc/device-tree/cpus/cpu@0/riscv,isa", R_OK) == 0;
+}
+
 static char th_old_core_pattern[256];
 static int th_core_pattern_set;
 
