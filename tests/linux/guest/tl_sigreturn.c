@@ -141,25 +141,24 @@ enum {
     A_SMALLER, A_HEADER_ONLY, A_LARGER, A_ZERO, A_HUGE, B_SECOND, C_UNKNOWN, C_END_SIZE, C_PAST,
     C_VECTOR, E_PROT_NONE, N_DAMAGE
 };
-/* Which state `s` is, for the report. */
+/* Which state `s` is, for the report (called from a SIGSEGV handler: no malloc). */
 static void classify(const struct tl_full_state *s, char *out, size_t len)
 {
-    struct tl_full_state *r = malloc(sizeof(*r));
+    static struct tl_full_state reset;
     int d = tl_state_compare(s, &want);
 
-    th_reset_state(r);
+    th_reset_state(&reset);
     if (!d) {
         snprintf(out, len, "exactly the state before the signal");
     } else if (!tl_state_compare(s, &edited)) {
         snprintf(out, len, "the damaged record's contents (restored from a frame it should have refused)");
     } else if (kind == B_SECOND && !tl_state_compare(s, &second)) {
         snprintf(out, len, "the second record's contents");
-    } else if (!tl_state_compare(s, r)) {
+    } else if (!tl_state_compare(s, &reset)) {
         snprintf(out, len, "the reset state");
     } else {
         snprintf(out, len, "another state: %s differs from the state before the signal", th_item(d));
     }
-    free(r);
 }
 
 /*
