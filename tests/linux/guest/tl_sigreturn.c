@@ -729,7 +729,7 @@ static void g_child(size_t size, int flags, int nested, int use_tl)
         }
         raise(SIGUSR1);
         if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == g_sp && cur.ss_size == size &&
-            cur.ss_flags == SS_AUTODISARM) {
+            (unsigned)cur.ss_flags == SS_AUTODISARM) {
             rep->g_after++;
         }
     }
