@@ -35,7 +35,7 @@ group_scripts() {
         plugin) echo tests/plugin/run.sh ;;
         system) echo tests/system/test_dtb.sh tests/system/test_local_mem.sh \
                      tests/system/test_gdb.sh tests/system/test_migration.sh ;;
-        linux) echo tests/linux/run.sh ;;
+        linux) echo tests/linux/run.sh tests/linux/kselftests.sh ;;
         parity) echo tests/parity/run.sh ;;
         tcg) echo tests/run-qemu-tcg-tests.sh ;;
         qtest) echo tests/run-qemu-qtests.sh ;;

@@ -40,7 +40,7 @@ tl_linux_prepare() {
 tl_guest_cc() {
     local src=$1 prog=$2 dep
     for dep in "$src" "$TL_REPO"/include/tl/*.h "$TL_REPO/tests/user/tl_test.h" \
-               "$TL_REPO/tests/user/tl_state.h"; do
+               "$TL_REPO/tests/user/tl_state.h" "$TL_GUEST_SRC"/*.h; do
         if [ ! -x "$prog" ] || [ "$dep" -nt "$prog" ]; then
             riscv64-linux-gnu-gcc -static -O2 -Wall -I"$TL_REPO/include" -I"$TL_REPO/tests/user" \
                 "$src" -o "$prog" -lm -lpthread >"$prog.log" 2>&1 || {
@@ -60,6 +60,11 @@ TL_GUEST_PROGS=(
     "tl-isolation=$TL_GUEST_SRC/tl_isolation.c"
     "tl-forkexec=$TL_GUEST_SRC/tl_forkexec.c"
     "tl-ptrace=$TL_GUEST_SRC/tl_ptrace.c"
+    "tl-sigreturn=$TL_GUEST_SRC/tl_sigreturn.c"
+    "tl-ptrace-hostile=$TL_GUEST_SRC/tl_ptrace_hostile.c"
+    "tl-coredump=$TL_GUEST_SRC/tl_coredump.c"
+    "tl-iouring=$TL_GUEST_SRC/tl_iouring.c"
+    "tl-hotplug=$TL_GUEST_SRC/tl_hotplug.c"
     "ctxswitch-bench=$TL_GUEST_SRC/ctxswitch_bench.c"
     "test_sigframe=$TL_REPO/tests/user/test_sigframe.c"
     "test_signals=$TL_REPO/tests/user/test_signals.c"

@@ -6,12 +6,13 @@
 #   -cpu rv64,xtl=on  (no Smstateen: the eager mode)         -smp 1 and -smp 4
 # and once on -cpu max with Debian 12's OpenSBI 1.1, which leaves
 # mstateen0.C clear: the kernel must refuse TL and user TL gets SIGILL.
-# Every TAP line of a guest program counts as one check, plus one check
-# per program that it exited 0 (and that the console shows as many TAP lines
-# as its own "N passed, M failed" line counts) and per boot that the kernel
-# booted on the requested harts in the expected mode, survived without oops
-# or warning, and powered off.
-# Ends with "N passed, M failed".
+# Every TAP line of a guest program counts as one check ("ok - ... # SKIP
+# reason" as one skip, e.g. a program that needs 2 harts on -smp 1), plus
+# one check per program that it exited 0 (and that the console shows as many
+# TAP lines as its own "N passed, M failed[, K skipped]" line counts) and per
+# boot that the kernel booted on the requested harts in the expected mode,
+# survived without oops or warning, and powered off.
+# Ends with "N passed, M failed, K skipped".
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tl_load_config
@@ -28,10 +29,12 @@ logdir="$BUILD_DIR/test-logs/linux"
 mkdir -p "$logdir"
 seed=${TL_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 
-# Counts the TAP lines of each program section of console log $1 (label $2).
-# A program that ends with "N passed, M failed" must have shown N + M of them.
+# Counts the TAP lines of each program section of console log $1 (label $2):
+# "ok - ... # SKIP reason" is a skip (never a pass), any other ok/not ok line
+# a check. A program that ends with "N passed, M failed[, K skipped]" must
+# have shown N + M + K of them.
 count_sections() {
-    local log=$1 label=$2 name status line ntap=0 summary="" sections=0
+    local log=$1 label=$2 name status line ntap=0 summary="" sections=0 desc
     name=""
     while IFS= read -r line; do
         case "$line" in
@@ -41,9 +44,14 @@ count_sections() {
                 [ "$status" = 0 ] && { [ -z "$summary" ] || [ "$summary" -eq "$ntap" ]; }
                 check $? "$label: $name ran to completion (exit status $status${summary:+; $ntap TAP lines, its summary counts $summary})"
                 name="" ;;
-            [0-9]*" passed, "[0-9]*" failed")
-                [ -n "$name" ] && [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]] &&
-                    summary=$((BASH_REMATCH[1] + BASH_REMATCH[2])) ;;
+            [0-9]*" passed, "[0-9]*" failed"|[0-9]*" passed, "[0-9]*" failed, "[0-9]*" skipped")
+                [ -n "$name" ] && [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]] &&
+                    summary=$((BASH_REMATCH[1] + BASH_REMATCH[2] + ${BASH_REMATCH[4]:-0})) ;;
+            "ok "*" # SKIP"*)
+                [ -n "$name" ] || continue
+                ntap=$((ntap + 1))
+                desc=${line#ok* - }
+                skip_case "$label: $name: ${desc%% # SKIP*}" "${line##* # SKIP }" ;;
             "ok "*|"not ok "*)
                 [ -n "$name" ] || continue
                 ntap=$((ntap + 1))
