@@ -78,6 +78,7 @@ struct report {
     struct tl_full_state live;
 };
 
+static int plain_altstack;
 static struct report *rep;
 static struct tl_full_state want;     /* the state before the first signal */
 static struct tl_full_state edited;   /* what the (edited) record restores to */
@@ -329,9 +330,9 @@ static void damage_child(void)
     }
     a.ss_sp = alt_a;
     a.ss_size = ALT_A;
-    a.ss_flags = SS_AUTODISARM;
+    a.ss_flags = plain_altstack ? 0 : SS_AUTODISARM;
     int r = sigaltstack(&a, NULL);
-    if (r != 0 && errno == EINVAL) {
+    if (plain_altstack || (r != 0 && errno == EINVAL)) {
         rep->no_autodisarm = 1;     /* (g) reports it; the case itself still runs */
         a.ss_flags = 0;
         r = sigaltstack(&a, NULL);
@@ -374,8 +375,9 @@ static void check_damage(int k)
         th_check(ok, "%s%s%s: rt_sigreturn -> SIGSEGV (si_code %d), handled on the second alternate stack: %s; "
                  "TL state afterwards: %s (live: %s; in the SIGSEGV frame: %s)",
                  what, rep->note[0] ? "; " : "", rep->note, rep->segv_code,
-                 rep->segv_on_b ? "yes" : rep->no_autodisarm ? "no (SS_AUTODISARM refused: on the interrupted "
-                 "code's stack)" : rep->altstack_b_errno ? "NO (sigaltstack in the handler failed)" : "NO",
+                 rep->segv_on_b ? "yes" : rep->no_autodisarm ? (plain_altstack ?
+                 "no (plain-altstack: on the interrupted code's stack)" : "no (SS_AUTODISARM refused: on the interrupted "
+                 "code's stack)") : rep->altstack_b_errno ? "NO (sigaltstack in the handler failed)" : "NO",
                  rep->verdict, th_summary(&rep->live),
                  !rep->rec_present ? "no TL record" : rep->rec_cmp ? "a different state" : "the same");
     } else if (rep->returned) {
@@ -886,6 +888,9 @@ int main(int argc, char **argv)
 {
     unsigned iters = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 300;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : (uint64_t)time(NULL);
+
+    /* plain-altstack: the damage cases without SS_AUTODISARM (a kernel that mishandles it) */
+    plain_altstack = argc > 3 && strcmp(argv[3], "plain-altstack") == 0;
 
     setvbuf(stdout, NULL, _IONBF, 0);
     th_timeout("tl-sigreturn", 120);
