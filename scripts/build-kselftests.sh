@@ -25,7 +25,7 @@ need_tool make make
 need_tool rsync rsync
 
 # The selftest collections built (tools/testing/selftests/TARGET).
-TL_KSELFTEST_TARGETS=(riscv sigaltstack ptrace exec clone3 rseq futex seccomp timers vDSO membarrier cpu-hotplug)
+TL_KSELFTEST_TARGETS=(riscv sigaltstack ptrace exec clone3 rseq futex seccomp timers vDSO membarrier cpu-hotplug cgroup)
 sysroot_pkgs=(libc6 libc6-dev libcrypt1 libcrypt-dev libcap2 libcap-dev libgcc-s1 bash libtinfo6)
 
 sysroot="$CACHE_DIR/kselftest-sysroot"
