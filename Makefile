@@ -1,6 +1,7 @@
 # TL-QEMU top-level targets.  See README.md.
 #   make check   install what is missing, fetch + patch + build QEMU, run every test
 #   make demo    boot Linux with xtl and run a verified TL workload in user space
+#   make distro  build (once) and boot a Debian 13 riscv64 system on TL-QEMU
 #   make bench   performance figures (not part of make check)
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
 #   make binutils  GNU binutils with xtl into build/binutils (docs/toolchain.md)
@@ -12,7 +13,7 @@ ifneq ($(unknown_groups),)
 $(error unknown test group '$(patsubst check-%,%,$(firstword $(unknown_groups)))' (groups: $(CHECK_GROUPS)))
 endif
 .DEFAULT_GOAL := qemu
-.PHONY: qemu binutils deps host demo bench check $(CHECK_GROUPS:%=check-%) clean distclean
+.PHONY: qemu binutils deps host demo distro bench check $(CHECK_GROUPS:%=check-%) clean distclean
 
 config.mk:
 	./configure
@@ -31,6 +32,9 @@ host: config.mk deps
 
 demo: config.mk deps
 	scripts/demo.sh
+
+distro: config.mk deps
+	scripts/distro.sh
 
 bench: config.mk
 	scripts/install-deps.sh bench

@@ -31,6 +31,9 @@ packages=(
     # process tools the runner's tests use (pgrep), and gpg for the signed
     # test mirror of the scripts group (tests/host/fake_mirror.py)
     procps gnupg
+    # Linux's selftests (rsync in their install), the Debian system of the
+    # distro group (debootstrap, mke2fs and debugfs, ssh into the guest)
+    rsync debootstrap e2fsprogs openssh-client
 )
 
 # make bench's baselines: the kernels vectorized for RVV 1.0 (GCC 12 cannot)
