@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds a Debian 13 (trixie) riscv64 system with TL-QEMU itself and prints
-# the path of its disk image (raw ext4, $BUILD_DIR/distro/tl-debian.ext4).
+# the path of its disk image (raw ext4, $BUILD_DIR/distro/tl-debian.ext4, or
+# TL_DISTRO_IMAGE).
 #
 #  1. debootstrap --foreign on the host: Debian's riscv64 packages, verified
 #     against the signed Release file with the keyring of the private apt
@@ -121,7 +122,7 @@ fi
 # This build's copy, with TL-QEMU's programs.
 tl_linux_prepare tl
 tl_build_initramfs >/dev/null
-img="$out/tl-debian.ext4"
+img=${TL_DISTRO_IMAGE:-$out/tl-debian.ext4}
 cp --sparse=always "$base" "$img.tmp"
 {
     echo "rm /tl-second-stage"

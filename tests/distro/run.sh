@@ -40,7 +40,8 @@ tl_checks=("TL kernel: login prompt" "TL kernel: ssh" "TL kernel: multi-user.tar
            "TL kernel: kernel log clean" "TL kernel: poweroff")
 
 rc=0
-"$TL_REPO/scripts/build-distro.sh" >"$logdir/build.out" 2>"$logdir/build.err" || rc=$?
+# its own copy: what make distro's users changed in theirs stays
+TL_DISTRO_IMAGE="$logdir/tl-debian.ext4" "$TL_REPO/scripts/build-distro.sh" >"$logdir/build.out" 2>"$logdir/build.err" || rc=$?
 if [ "$rc" -eq 3 ]; then
     reason=$(grep '^error: ' "$logdir/build.err" | tail -n 1)
     for c in "${tl_checks[@]}" "stock kernel: the same system"; do
