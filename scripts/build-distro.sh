@@ -54,7 +54,9 @@ build_base() {
     local root="$out/rootfs" mirror keyring log="$out/second-stage.log" t0 rc
     mirror=$(debian_mirror)
     keyring=$(debian_keyring)
+    local s0=$SECONDS t_kernel t_first t_image t_second
     tl_linux_prepare tl
+    t_kernel=$((SECONDS - s0))
     log "debootstrap (first stage) of Debian $suite riscv64 into $root"
     rm -rf "$root" && mkdir -p "$root"
     t0=$(date +%s)
@@ -65,7 +67,8 @@ build_base() {
         echo "error: debootstrap of Debian $suite riscv64 from $mirror failed (see $out/debootstrap.log); the mirror may be mid-sync or unreachable" >&2
         exit 3
     fi
-    log "first stage done in $(( $(date +%s) - t0 )) s"
+    t_first=$(( $(date +%s) - t0 ))
+    log "first stage done in $t_first s"
     # debootstrap's first stage may leave /proc and /sys as links to the
     # host's (its chroot-less setup); the guest needs mount points.
     local d
@@ -79,10 +82,12 @@ build_base() {
     mkdir -p "$root/root/.ssh" && chmod 700 "$root/root/.ssh"
     install -m 0600 "$cache/ssh/id_ed25519.pub" "$root/root/.ssh/authorized_keys"
     log "making the ext4 image ($size, sparse) with mke2fs -d"
+    t0=$SECONDS
     rm -f "$out/base.ext4"
     mke2fs -q -t ext4 -L tl-debian -d "$root" "$out/base.ext4" "$size" >"$out/mke2fs.log" 2>&1 ||
         die "mke2fs failed (see $out/mke2fs.log)"
     rm -rf "$root"
+    t_image=$((SECONDS - t0))
     log "second stage inside qemu-system-riscv64 -cpu max -smp 4 on TL-QEMU's kernel (the packages' own scripts run on TL-QEMU)"
     t0=$(date +%s)
     ( "$BUILD_DIR/qemu/qemu-system-riscv64" -M virt -cpu max -smp 4 -m 2G -nographic -no-reboot -nic none \
@@ -106,13 +111,15 @@ build_base() {
     trap - EXIT
     grep -q '^tl-second-stage: done' "$log" ||
         die "the second stage failed (see $log: $(grep -E '^(E:|tl-second-stage:)' "$log" | tail -n 1))"
-    log "second stage done in $(( $(date +%s) - t0 )) s"
+    t_second=$(( $(date +%s) - t0 ))
+    log "second stage done in $t_second s"
     # A clean file system in the cache: e2fsck replays what the journal
     # still holds (exit status 1: it corrected something, fine).
     rc=0
     e2fsck -fp "$out/base.ext4" >"$out/e2fsck.log" 2>&1 || rc=$?
     [ "$rc" -le 1 ] || die "the finished system's file system has errors (e2fsck exit status $rc, see $out/e2fsck.log)"
     mv "$out/base.ext4" "$base"
+    log "the system is built: kernel and OpenSBI ${t_kernel} s, first stage ${t_first} s, ext4 image ${t_image} s, second stage ${t_second} s (cached as $base)"
 }
 
 if [ ! -f "$base" ]; then
