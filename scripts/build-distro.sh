@@ -18,7 +18,8 @@
 # The system: systemd with udev, dbus, systemd-networkd (DHCP on the
 # virtio NIC), openssh-server, python3 and the usual tools; root's password
 # is "tl" and the ssh key of $CACHE_DIR/distro/ssh/id_ed25519 may log in.
-# /opt/tl holds the TL programs; tl-demo.service runs the TL pipeline at boot.
+# /opt/tl holds the TL programs; tl-demo.service runs the TL pipeline and the
+# tile API's ML kernels at boot.
 #
 # Exit status 3, with one "error:" line, when Debian's riscv64 packages
 # cannot be had verified (mirror mid-sync or unreachable) and no system
@@ -126,9 +127,16 @@ if [ ! -f "$base" ]; then
     build_base
 fi
 
-# This build's copy, with TL-QEMU's programs.
+# This build's copy, with TL-QEMU's programs: the guest programs of the
+# initramfs and the tile API's ML kernels with their checks against scalar
+# references (tests/api/test_kernels.cpp).
 tl_linux_prepare tl
 tl_build_initramfs >/dev/null
+need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
+riscv64-linux-gnu-g++ -std=c++17 -O2 -static -Wall -Wextra -Werror -I"$TL_REPO/include" \
+    -I"$TL_REPO/kernels" -I"$TL_REPO/tests/api" "$TL_REPO/tests/api/test_kernels.cpp" \
+    -o "$out/tl-kernels-check" >"$out/tl-kernels-check.log" 2>&1 ||
+    die "cannot build tests/api/test_kernels.cpp for riscv64 (see $out/tl-kernels-check.log)"
 img=${TL_DISTRO_IMAGE:-$out/tl-debian.ext4}
 cp --sparse=always "$base" "$img.tmp"
 {
@@ -142,6 +150,8 @@ cp --sparse=always "$base" "$img.tmp"
         echo "write $TL_DEMO_DIR/bin/${entry%%=*} ${entry%%=*}"
         echo "sif /opt/tl/${entry%%=*} mode 0100755"
     done
+    echo "write $out/tl-kernels-check tl-kernels-check"
+    echo "sif /opt/tl/tl-kernels-check mode 0100755"
     echo "cd /etc/systemd/system"
     echo "write $TL_REPO/tests/distro/tl-demo.service tl-demo.service"
     echo "sif /etc/systemd/system/tl-demo.service mode 0100644"

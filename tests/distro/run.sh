@@ -10,8 +10,9 @@
 # "degraded" with only failed units that tests/distro/known-failed-units
 # names and explains, none of TL-QEMU's); the TL service's result and journal;
 # the TL workload from a login shell, 4 processes x 2 threads, against its C
-# reference; a Python program and a pipeline of Debian's tools against the
-# same ones on the host; CPU hotplug while TL processes run (tl-hotplug);
+# reference; the tile API's ML kernels against their scalar references; a
+# Python program and a pipeline of Debian's tools against the same ones on
+# the host; CPU hotplug while TL processes run (tl-hotplug);
 # io_uring SQPOLL with TL (tl-iouring); Linux's selftests that need this
 # configuration (cpu-hotplug, cgroup): each one that passes on the kernel
 # without TL passes on the TL kernel; the kernel log has no oops, WARN or
@@ -36,6 +37,7 @@ ksft_list=(cpu-hotplug:cpu-on-off-test:"bash ./cpu-on-off-test.sh"
            cgroup:test_kill:./test_kill cgroup:test_pids:./test_pids)
 tl_checks=("TL kernel: login prompt" "TL kernel: ssh" "TL kernel: multi-user.target"
            "TL kernel: isa line names xtl" "TL kernel: tl-demo.service" "TL kernel: TL workload from a login shell"
+           "TL kernel: ML kernels from a login shell"
            "TL kernel: Python program" "TL kernel: shell pipeline" "TL kernel: tl-hotplug" "TL kernel: tl-iouring"
            "TL kernel: kernel log clean" "TL kernel: poweroff")
 
@@ -150,12 +152,17 @@ boot() {   # boot <tl|stock>
         guest 'systemctl show -p Result --value tl-demo.service; journalctl -b --no-pager -o cat -u tl-demo.service'
         sed "s/^/# tl-demo.service: /" <<<"$out" | tail -n 6
         [ "$(head -n 1 <<<"$out")" = success ] && grep -qx 'TL demo: PASS' <<<"$out" &&
-            grep -qx 'TL demo (concurrent): PASS' <<<"$out"
-        check $? "$label: tl-demo.service ran at boot and its journal says PASS, alone and 4 processes x 2 threads"
+            grep -qx 'TL demo (concurrent): PASS' <<<"$out" && grep -qE '^[1-9][0-9]* passed, 0 failed$' <<<"$out"
+        check $? "$label: tl-demo.service ran at boot and its journal says PASS, alone and 4 processes x 2 threads, and the ML kernels' checks passed"
         guest 'bash -lc "/opt/tl/tl-demo --concurrent 4 2 10"'
         grep -qx 'TL demo (concurrent): PASS' <<<"$out" && [ "$grc" -eq 0 ]
         check $? "$label: the TL workload from a login shell, 4 processes x 2 threads, matches its C reference"
 
+        guest '/opt/tl/tl-kernels-check'
+        local kc
+        kc=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' <<<"$out" | tail -n 1)
+        [ "$grc" -eq 0 ] && [[ "$kc" == *" passed, 0 failed" ]] && [ "${kc%% *}" -gt 0 ]
+        check $? "$label: the tile API's ML kernels from a login shell, each against its scalar reference ($kc)"
         local py='import hashlib, json, fractions
 primes = [n for n in range(2, 20000) if all(n % d for d in range(2, int(n ** 0.5) + 1))]
 h = fractions.Fraction(0)
