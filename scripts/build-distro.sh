@@ -133,10 +133,13 @@ fi
 tl_linux_prepare tl
 tl_build_initramfs >/dev/null
 need_tool riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
-riscv64-linux-gnu-g++ -std=c++17 -O2 -static -Wall -Wextra -Werror -I"$TL_REPO/include" \
-    -I"$TL_REPO/kernels" -I"$TL_REPO/tests/api" "$TL_REPO/tests/api/test_kernels.cpp" \
-    -o "$out/tl-kernels-check" >"$out/tl-kernels-check.log" 2>&1 ||
-    die "cannot build tests/api/test_kernels.cpp for riscv64 (see $out/tl-kernels-check.log)"
+if [ -n "$(find "$TL_REPO/include/tl" "$TL_REPO/kernels" "$TL_REPO/tests/api" -newer "$out/tl-kernels-check" \
+           -print -quit 2>/dev/null)" ] || [ ! -x "$out/tl-kernels-check" ]; then
+    riscv64-linux-gnu-g++ -std=c++17 -O2 -static -Wall -Wextra -Werror -I"$TL_REPO/include" \
+        -I"$TL_REPO/kernels" -I"$TL_REPO/tests/api" "$TL_REPO/tests/api/test_kernels.cpp" \
+        -o "$out/tl-kernels-check" >"$out/tl-kernels-check.log" 2>&1 ||
+        die "cannot build tests/api/test_kernels.cpp for riscv64 (see $out/tl-kernels-check.log)"
+fi
 img=${TL_DISTRO_IMAGE:-$out/tl-debian.ext4}
 cp --sparse=always "$base" "$img.tmp"
 {

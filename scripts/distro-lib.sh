@@ -5,17 +5,19 @@
 
 TL_DISTRO_KEY="$CACHE_DIR/distro/ssh/id_ed25519"
 
-# tl_distro_qemu_cmd <kernel> <image> <ssh port> [extra QEMU args...]: the
-# command line (TL_DISTRO_CMD) of a distribution machine: 4 harts, 2 GiB,
-# virtio-blk root disk, user-mode network with the guest's port 22 on the
-# host's 127.0.0.1:<ssh port>, virtio-rng, the TL OpenSBI.
+# tl_distro_qemu_cmd <tl|stock> <kernel> <image> <ssh port> [extra QEMU args...]:
+# the command line (TL_DISTRO_CMD) of a distribution machine: 4 harts,
+# 2 GiB, virtio-blk root disk, user-mode network with the guest's port 22 on
+# the host's 127.0.0.1:<ssh port>, virtio-rng, the TL OpenSBI.  On the
+# kernel without TL support (stock) the TL service is masked: its programs
+# need a TL kernel.
 tl_distro_qemu_cmd() {
-    local kernel=$1 image=$2 port=$3
-    shift 3
+    local kind=$1 kernel=$2 image=$3 port=$4 append="root=/dev/vda rw console=ttyS0"
+    shift 4
+    [ "$kind" = tl ] || append+=" systemd.mask=tl-demo.service"
     TL_DISTRO_CMD=("$BUILD_DIR/qemu/qemu-system-riscv64"
         -M virt -cpu max -smp 4 -m 2G
-        -bios "$TL_OPENSBI" -kernel "$kernel"
-        -append "root=/dev/vda rw console=ttyS0"
+        -bios "$TL_OPENSBI" -kernel "$kernel" -append "$append"
         -drive "file=$image,format=raw,if=none,id=disk0" -device virtio-blk-pci,drive=disk0
         -netdev "user,id=net0,hostfwd=tcp:127.0.0.1:$port-:22" -device virtio-net-pci,netdev=net0,romfile=
         -device virtio-rng-pci "$@")
@@ -36,14 +38,14 @@ tl_distro_ssh() {
         -o ServerAliveInterval=15 -o ServerAliveCountMax=8 root@127.0.0.1 "$*"
 }
 
-# tl_distro_start <kernel> <image> <console log> <port> [extra QEMU args...]:
+# tl_distro_start <tl|stock> <kernel> <image> <console log> <port> [extra QEMU args...]:
 # starts the machine in the background (TL_DISTRO_PID), the serial console
 # as it comes (CRs too: the login prompt ends no line) into <console log>,
 # QEMU's own messages into <console log>.qemu; TL_DISTRO_T0 is the start time.
 tl_distro_start() {
-    local kernel=$1 image=$2 log=$3 port=$4
-    shift 4
-    tl_distro_qemu_cmd "$kernel" "$image" "$port" -display none -monitor none -serial "file:$log" "$@"
+    local kind=$1 kernel=$2 image=$3 log=$4 port=$5
+    shift 5
+    tl_distro_qemu_cmd "$kind" "$kernel" "$image" "$port" -display none -monitor none -serial "file:$log" "$@"
     : >"$log"
     TL_DISTRO_T0=$(date +%s.%N)
     "${TL_DISTRO_CMD[@]}" </dev/null >"$log.qemu" 2>&1 &

@@ -9,7 +9,8 @@
 #                                boots to the login prompt, shows the system
 #                                over ssh, powers it off
 #   scripts/distro.sh --stock    the same system on the kernel built from the
-#                                same configuration without TL support
+#                                same configuration without TL support (the
+#                                TL service masked: it needs a TL kernel)
 #
 # The disk is build/distro/tl-debian.ext4: what is changed in the guest
 # stays (make distro again rebuilds it only when it is missing).
@@ -58,14 +59,14 @@ cat <<EOF
 EOF
 
 if [ -t 0 ] && [ -t 1 ]; then
-    tl_distro_qemu_cmd "$kernel" "$image" "$port" -nographic
+    tl_distro_qemu_cmd "$flavour" "$kernel" "$image" "$port" -nographic
     exec "${TL_DISTRO_CMD[@]}"
 fi
 
 # Without a terminal: boot to the login prompt, look around, power off.
 console="$BUILD_DIR/distro/console-$flavour.log"
 trap tl_distro_kill EXIT
-tl_distro_start "$kernel" "$image" "$console" "$port"
+tl_distro_start "$flavour" "$kernel" "$image" "$console" "$port"
 log "booting (console in $console)"
 rc=0
 tl_distro_wait_login "$console" "${TL_DISTRO_TIMEOUT:-900}" || rc=$?

@@ -117,13 +117,13 @@ run_selftests() {   # run_selftests <label> <kind>
 }
 
 boot() {   # boot <tl|stock>
-    local kind=$1 label kernel console rc extra=()
+    local kind=$1 label kernel console rc
     if [ "$kind" = tl ]; then label="TL kernel" kernel=$tl_kernel
-    else label="stock kernel" kernel=$stock_kernel; extra=(-append "root=/dev/vda rw console=ttyS0 systemd.mask=tl-demo.service"); fi
+    else label="stock kernel" kernel=$stock_kernel; fi
     console="$logdir/console-$kind.log"
     port=$(tl_distro_free_port)
     echo "# $label: booting $image (-snapshot; console in $console, ssh port $port)"
-    tl_distro_start "$kernel" "$image" "$console" "$port" -snapshot "${extra[@]}"
+    tl_distro_start "$kind" "$kernel" "$image" "$console" "$port" -snapshot
     rc=0
     tl_distro_wait_login "$console" "${TL_DISTRO_TIMEOUT:-900}" || rc=$?
     check "$rc" "$label: the system boots to the login prompt$([ "$rc" -eq 0 ] && echo " in $TL_DISTRO_LOGIN_SECONDS s")"
