@@ -55,7 +55,8 @@ build() {
         echo "$want_stamp" > "$obj/.tl-configured"
     fi
     log "building binutils (gas, ld, binutils) for riscv64-linux-gnu"
-    if ! make -C "$obj" -j"$jobs" MAKEINFO=true all-gas all-ld all-binutils >"$obj/make.log" 2>&1; then
+    if ! tl_progress "building binutils" "$obj/make.log" make -C "$obj" -j"$jobs" MAKEINFO=true \
+            all-gas all-ld all-binutils; then
         grep -E 'error|Error' "$obj/make.log" | head -n 20 >&2
         die "the binutils build failed (full log: $obj/make.log)"
     fi

@@ -24,8 +24,8 @@ if [ ! -x "$bin" ] || [ "$(cat "$obj/.tl-built" 2>/dev/null)" != "$want" ]; then
     cp "$src/debian/config/pkg/static" "$obj/.config"
     # tc does not build against newer kernel headers; the guests do not need it.
     sed -i 's/^CONFIG_TC=y/# CONFIG_TC is not set/' "$obj/.config"
-    { "${bmake[@]}" oldconfig </dev/null && "${bmake[@]}" -j"$(nproc)" busybox; } \
-        >"$obj/build.log" 2>&1 || {
+    "${bmake[@]}" oldconfig </dev/null >"$obj/config.log" 2>&1 || die "busybox's oldconfig failed (see $obj/config.log)"
+    tl_progress "building busybox" "$obj/build.log" "${bmake[@]}" -j"$(nproc)" busybox || {
         grep -E 'error|Error' "$obj/build.log" | head -n 10 >&2
         die "the busybox build failed (full log: $obj/build.log)"
     }

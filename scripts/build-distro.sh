@@ -70,6 +70,7 @@ build_base() {
     fi
     t_first=$(( $(date +%s) - t0 ))
     log "first stage done in $t_first s"
+    tl_step_done "debootstrap of Debian $suite riscv64 (first stage)" "$t_first"
     # debootstrap's first stage may leave /proc and /sys as links to the
     # host's (its chroot-less setup); the guest needs mount points.
     local d
@@ -114,6 +115,7 @@ build_base() {
         die "the second stage failed (see $log: $(grep -E '^(E:|tl-second-stage:)' "$log" | tail -n 1))"
     t_second=$(( $(date +%s) - t0 ))
     log "second stage done in $t_second s"
+    tl_step_done "Debian's second stage on TL-QEMU" "$t_second"
     # A clean file system in the cache: e2fsck replays what the journal
     # still holds (exit status 1: it corrected something, fine).
     rc=0

@@ -12,7 +12,7 @@ if [ ! -f "$obj/build.ninja" ]; then
     }
 fi
 # meson compile, not ninja: regeneration must find the unpacked meson.
-"$meson" compile -C "$obj" >"$BUILD_DIR/host-build.log" 2>&1 || {
+tl_progress "building the semantic core and its unit tests" "$BUILD_DIR/host-build.log" "$meson" compile -C "$obj" || {
     grep -E 'error' "$BUILD_DIR/host-build.log" | head -n 20 >&2
     die "the host build failed (log: $BUILD_DIR/host-build.log)"
 }

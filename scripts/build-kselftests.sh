@@ -69,9 +69,10 @@ if [ "$(cat "$out/.tl-built" 2>/dev/null)" != "$stamp" ]; then
     make -C "$src" O="$obj" ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- headers >"$out/headers.log" 2>&1 ||
         die "make headers of the kernel failed (see $out/headers.log)"
     rm -rf "$install" "$obj/kselftest"
-    if ! make -C "$src/tools/testing/selftests" O="$obj" ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- \
+    if ! tl_progress "building Linux's selftests" "$out/build.log" make -C "$src/tools/testing/selftests" \
+            O="$obj" ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- \
             CC="$CC_SYSROOT" TARGETS="${TL_KSELFTEST_TARGETS[*]}" KSFT_INSTALL_PATH="$install" \
-            -j"$(nproc)" install >"$out/build.log" 2>&1; then
+            -j"$(nproc)" install; then
         grep -E 'error|Error' "$out/build.log" | head -n 20 >&2
         die "the selftests did not build (see $out/build.log)"
     fi

@@ -77,7 +77,7 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.tl-config" 2>/dev/null)" != "$want
 fi
 
 log "building the Linux kernel Image in $obj"
-if ! "${kmake[@]}" -j"$(nproc)" Image >"$obj/build.log" 2>&1; then
+if ! tl_progress "building Linux ($(basename "$obj"))" "$obj/build.log" "${kmake[@]}" -j"$(nproc)" Image; then
     grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2
     die "the kernel build failed (full log: $obj/build.log)"
 fi

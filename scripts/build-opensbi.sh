@@ -19,8 +19,8 @@ cc=riscv64-linux-gnu-gcc
 command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
 log "building OpenSBI (generic platform) in $obj"
 mkdir -p "$obj"
-if ! make -C "$src" O="$obj" PLATFORM=generic CROSS_COMPILE=riscv64-linux-gnu- CC="$cc" \
-        FW_PIC=y -j"$(nproc)" >"$obj/make.log" 2>&1; then
+if ! tl_progress "building OpenSBI" "$obj/make.log" make -C "$src" O="$obj" PLATFORM=generic \
+        CROSS_COMPILE=riscv64-linux-gnu- CC="$cc" FW_PIC=y -j"$(nproc)"; then
     grep -E 'error|Error' "$obj/make.log" | head -n 10 >&2
     die "the OpenSBI build failed (full log: $obj/make.log)"
 fi

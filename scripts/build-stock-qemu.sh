@@ -38,7 +38,7 @@ fi
 export CCACHE_BASEDIR="$base" CCACHE_NOHASHDIR=true
 qemu_configure "$src" "$obj" "the unpatched QEMU" "$pristine"
 log "building the unpatched qemu-riscv64 in $obj"
-ninja -C "$obj" qemu-riscv64 >"$obj/ninja.log" 2>&1 || {
+tl_progress "building the unpatched QEMU" "$obj/ninja.log" ninja -C "$obj" qemu-riscv64 || {
     grep -E 'error|Error' "$obj/ninja.log" | head -n 20 >&2
     die "the build of the unpatched QEMU failed (full log: $obj/ninja.log)"
 }

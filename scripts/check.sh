@@ -64,6 +64,11 @@ done
 
 logdir="$BUILD_DIR/test-logs"
 mkdir -p "$logdir"
+tl_steps_begin
+if [ $# -eq 0 ]; then
+    tl_timed "Debian packages the build and tests need (make deps)" "$TL_REPO/scripts/install-deps.sh" ||
+        die "the Debian packages TL-QEMU needs could not be installed (see above)"
+fi
 summary=() failed_groups=() skipped_groups=()
 
 # Counts from the last "N passed, M failed[, K skipped]" line of a file: "N M K".
@@ -97,7 +102,7 @@ run_script() {
 }
 
 run_group() {
-    local group=$1 log="$logdir/$1.log" pass=0 fail=0 skip=0
+    local group=$1 log="$logdir/$1.log" pass=0 fail=0 skip=0 t0=$SECONDS
     echo "=== $group ==="
     : > "$log"
     case "$group" in
@@ -121,7 +126,8 @@ run_group() {
             run_script "$log" "$script"
         done
     fi
-    summary+=("$(printf '%-10s %8d %7d %8d  %s' "$group" "$pass" "$fail" "$skip" "$(group_unit "$group")")")
+    tl_step_done "test group $group (with what it built)" $((SECONDS - t0))
+    summary+=("$(printf '%-10s %8d %7d %8d %8s  %s' "$group" "$pass" "$fail" "$skip" "$(tl_duration $((SECONDS - t0)))" "$(group_unit "$group")")")
     [ "$fail" -eq 0 ] || failed_groups+=("$group ($fail failed)")
     [ "$skip" -eq 0 ] || skipped_groups+=("$group $skip")
 }
@@ -129,8 +135,9 @@ run_group() {
 for g in "${groups[@]}"; do
     run_group "$g"
 done
+tl_steps_table "make check"
 echo "=== summary ==="
-printf '%-10s %8s %7s %8s  %s\n' group passed failed skipped "unit (what one pass counts)"
+printf '%-10s %8s %7s %8s %8s  %s\n' group passed failed skipped time "unit (what one pass counts)"
 printf '%s\n' "${summary[@]}"
 skipped=""
 [ ${#skipped_groups[@]} -eq 0 ] || skipped="; skipped (not passed): $(IFS=,; echo "${skipped_groups[*]}" | sed 's/,/, /g')"

@@ -60,11 +60,14 @@ if [ -z "$cpu" ]; then
 fi
 export TL_DEMO_ADD="${TL_DEMO_ADD:-}"
 
+tl_steps_begin
+[ "$shell" = 1 ] || trap 'tl_steps_table "make demo"' EXIT
 if [ "$build" = 1 ]; then
+    tl_timed "Debian packages the build needs (make deps)" "$TL_REPO/scripts/install-deps.sh"
     "$TL_REPO/scripts/build-qemu.sh"
 fi
 tl_linux_prepare "$kind"
-tl_build_initramfs
+tl_timed "the initramfs (guest programs, busybox)" tl_build_initramfs
 
 if [ "$kind" = tl ]; then
     mode=pertask
@@ -102,6 +105,7 @@ logf="$TL_DEMO_DIR/console.log"
 set +e
 tl_linux_boot "$cpu" "$logf" "${append# }" "$smp"
 rc=$?
+tl_step_done "booting Linux, the demo, poweroff" "${TL_BOOT_SECONDS%.*}"
 
 . "$TL_REPO/tests/tap.sh"
 echo "=== checks (console saved in $logf) ==="

@@ -26,8 +26,10 @@ case "${1:-}" in
     "") ;;
     *) die "usage: scripts/distro.sh [--stock]" ;;
 esac
+tl_steps_begin
+tl_timed "Debian packages the build needs (make deps)" "$TL_REPO/scripts/install-deps.sh"
 need_tool ssh openssh-client
-need_qemu
+"$TL_REPO/scripts/build-qemu.sh"
 
 t0=$SECONDS
 rc=0
@@ -60,6 +62,7 @@ EOF
 
 if [ -t 0 ] && [ -t 1 ]; then
     tl_distro_qemu_cmd "$flavour" "$kernel" "$image" "$port" -nographic
+    tl_steps_table "make distro (until the console)"
     exec "${TL_DISTRO_CMD[@]}"
 fi
 
@@ -85,4 +88,6 @@ rc=0
 tl_distro_poweroff "$port" 300 || rc=$?
 trap - EXIT
 [ "$rc" -eq 0 ] || die "QEMU's exit status after poweroff was $rc"
+tl_step_done "booting to the login prompt" "${TL_DISTRO_LOGIN_SECONDS%.*}"
+tl_steps_table "make distro"
 log "done: boot to login $TL_DISTRO_LOGIN_SECONDS s; make distro on a terminal gives the console"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # QEMU's riscv64 qtests boot edk2 (bios-tables-test) and probe NIC option
 # ROMs (qos-test); Debian's QEMU source ships neither.  This puts Debian's
-# builds of them where a build-tree QEMU looks: OpenSBI (the virt machine's
-# default firmware) from bookworm's opensbi, edk2 from trixie's (or Debian
+# builds of them where a build-tree QEMU looks (beside the default OpenSBI,
+# TL-QEMU's, which scripts/build-qemu.sh put there): edk2 from trixie's (or Debian
 # testing's, see rv_apt_update) qemu-efi-riscv64 (Architecture: all, via the
 # private riscv64 apt tree) as
 # build/qemu/pc-bios/edk2-riscv-{code,vars}.fd, and the iPXE ROMs of
@@ -13,13 +13,11 @@ tl_load_config
 obj="$BUILD_DIR/qemu"
 need_qemu
 [ -d /usr/lib/ipxe/qemu ] || die "iPXE option ROMs missing; run 'make deps' (or: apt-get install ipxe-qemu)"
-opensbi=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
-[ -f "$opensbi" ] || die "OpenSBI missing; run 'make deps' (or: apt-get install opensbi)"
 
 fw="$obj/qemu-bundle/usr/local/share/qemu"
 mkdir -p "$fw" "$obj/pc-bios"
-# -M virt's default -bios, under the name QEMU looks for.
-ln -sf "$opensbi" "$fw/opensbi-riscv64-generic-fw_dynamic.bin"
+[ -e "$fw/opensbi-riscv64-generic-fw_dynamic.bin" ] ||
+    die "QEMU's default firmware is missing in $fw; run 'make qemu'"
 for rom in /usr/lib/ipxe/qemu/*.rom; do
     ln -sf "$rom" "$fw/$(basename "$rom")"
 done

@@ -2,6 +2,7 @@
 # shellcheck shell=bash
 
 TL_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TL_QEMU_EXTRA_CONFIG=()
 
 # One clear error line naming the fix, then exit.
 die() {
@@ -281,14 +282,18 @@ qemu_config_args() {
         --cross-cc-riscv64=riscv64-linux-gnu-gcc
 }
 
+# TL-QEMU's own version (the file VERSION).
+tl_version() { tr -d ' \n' < "$TL_REPO/VERSION"; }
+
 # qemu_configure SRC OBJ WHAT [STAMP...]: runs SRC's configure in OBJ with
-# qemu_config_args, unless OBJ was configured from SRC with the same options
+# qemu_config_args (and the words of the array TL_QEMU_EXTRA_CONFIG), unless OBJ was configured from SRC with the same options
 # (and the same STAMP words).  WHAT names the build in messages.
 qemu_configure() {
     local src=$1 obj=$2 what=$3 want sp args
     shift 3
     local mesonpath="$CACHE_DIR/meson/root/usr/lib/python3/dist-packages"
     mapfile -t args < <(qemu_config_args)
+    args+=("${TL_QEMU_EXTRA_CONFIG[@]}")
     want=$(printf '%s\n' "$src" "$@" "${args[@]}" | sha256sum | cut -d' ' -f1)
     if [ -f "$obj/build.ninja" ] && [ "$(cat "$obj/.tl-configured" 2>/dev/null)" = "$want" ]; then
         return 0
@@ -356,4 +361,127 @@ tl_patched_tree() {
     echo "$stamp" > "$dest.new/.tl-prepared"
     rm -rf "$dest"
     mv "$dest.new" "$dest"
+}
+
+# ---- progress and step times ----
+# TL_STEP_TIMES names a file of "SECONDS<TAB>STEP" lines; the top-level
+# commands (make demo, make check, make install ...) create it with
+# tl_steps_begin and print it as a table with tl_steps_table, so that one run
+# ends with the time each step took whichever scripts ran the steps.
+
+# tl_steps_begin: starts recording step times for this run (the outermost
+# caller wins: nested scripts add to its file).
+tl_steps_begin() {
+    if [ -z "${TL_STEP_TIMES:-}" ] || [ ! -f "$TL_STEP_TIMES" ]; then
+        mkdir -p "$BUILD_DIR"
+        TL_STEP_TIMES="$BUILD_DIR/.step-times.$$"
+        : > "$TL_STEP_TIMES"
+        TL_STEPS_OWNER=$$
+        TL_STEPS_T0=$SECONDS
+        export TL_STEP_TIMES
+    fi
+}
+
+# tl_step_done STEP SECONDS: records one step's time.
+tl_step_done() {
+    [ -n "${TL_STEP_TIMES:-}" ] && [ -f "$TL_STEP_TIMES" ] || return 0
+    printf '%s\t%s\n' "$2" "$1" >> "$TL_STEP_TIMES"
+}
+
+tl_duration() {
+    local s=$1
+    if [ "$s" -ge 60 ]; then printf '%dm%02ds' $((s / 60)) $((s % 60)); else printf '%ds' "$s"; fi
+}
+
+# tl_steps_table TITLE: prints the recorded steps and the total (only in the
+# script that called tl_steps_begin), then forgets them.
+tl_steps_table() {
+    [ "${TL_STEPS_OWNER:-}" = "$$" ] && [ -f "$TL_STEP_TIMES" ] || return 0
+    local title=$1 secs step total=$((SECONDS - TL_STEPS_T0))
+    echo "=== $title: time of each step ==="
+    if [ -s "$TL_STEP_TIMES" ]; then
+        # A step run several times (each test group makes sure QEMU is built)
+        # is one line with its total time and how often it ran.
+        awk -F'\t' '!($2 in t) { order[n++] = $2 } { t[$2] += $1; c[$2]++ }
+            END { for (i = 0; i < n; i++) print t[order[i]] "\t" order[i] (c[order[i]] > 1 ? " (" c[order[i]] " times)" : "") }' \
+            "$TL_STEP_TIMES" | while IFS=$'\t' read -r secs step; do
+            printf '  %-58s %8s\n' "$step" "$(tl_duration "$secs")"
+        done
+    else
+        echo "  (nothing was built or run: everything was up to date)"
+    fi
+    printf '  %-58s %8s\n' "total" "$(tl_duration "$total")"
+    rm -f "$TL_STEP_TIMES"
+}
+
+# tl_timed STEP CMD...: runs CMD and records its time as STEP.
+tl_timed() {
+    local step=$1 t0=$SECONDS rc=0
+    shift
+    "$@" || rc=$?
+    tl_step_done "$step" $((SECONDS - t0))
+    return "$rc"
+}
+
+# tl_progress_status LOG: one short status from a build log so far: ninja's
+# last "[n/m]" as "n/m (p%)", otherwise the number of compiled files
+# (lines like "  CC  path" of Kbuild and OpenSBI, "libtool: compile" and
+# "gcc -c" of autotools builds).
+tl_progress_status() {
+    local logf=$1 nm n m
+    nm=$(tail -c 8192 "$logf" 2>/dev/null | grep -oE '^\[[0-9]+/[0-9]+\]' | tail -n 1 | tr -d '[]')
+    if [ -n "$nm" ]; then
+        n=${nm%/*} m=${nm#*/}
+        [ "$m" -gt 0 ] || m=1
+        printf '%s/%s (%d%%)' "$n" "$m" $((n * 100 / m))
+        return
+    fi
+    n=$(grep -cE '^ +(CC|CXX|AS|CPP)( \[M\])? |libtool: compile|(^|[ /])(gcc|g\+\+|cc)( [^ ]+)* -c ' "$logf" 2>/dev/null || true)
+    printf '%s files compiled' "${n:-0}"
+}
+
+# tl_progress WHAT LOG CMD...: runs CMD with its output in LOG and shows how
+# far it is while it runs: on a terminal one line updated every second,
+# otherwise a line every TL_PROGRESS_INTERVAL (10) seconds, each with the
+# elapsed time (and, for ninja, an estimate of what remains).  Records WHAT's
+# time as a step.  Returns CMD's status.
+tl_progress() {
+    local what=$1 logf=$2 t0=$SECONDS rc=0 pid mon
+    shift 2
+    "$@" >"$logf" 2>&1 &
+    pid=$!
+    (
+        tty=0
+        [ -t 2 ] && tty=1
+        trap '[ "$tty" = 0 ] || printf "\r\033[K" >&2; exit 0' TERM
+        interval=${TL_PROGRESS_INTERVAL:-10}
+        [ "$tty" = 1 ] && interval=1
+        last=$SECONDS
+        while kill -0 "$pid" 2>/dev/null; do
+            sleep 1
+            [ $((SECONDS - last)) -ge "$interval" ] || continue
+            last=$SECONDS
+            el=$((SECONDS - t0))
+            st=$(tl_progress_status "$logf")
+            eta=""
+            if [[ "$st" =~ ^([0-9]+)/([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -gt $((BASH_REMATCH[2] / 20)) ] &&
+               [ "${BASH_REMATCH[1]}" -gt 0 ]; then
+                eta=", about $(tl_duration $((el * (BASH_REMATCH[2] - BASH_REMATCH[1]) / BASH_REMATCH[1]))) left"
+            fi
+            if [ "$tty" = 1 ]; then
+                printf '\r\033[K[tl-qemu] %s: %s, %s%s' "$what" "$st" "$(tl_duration "$el")" "$eta" >&2
+            else
+                printf '[tl-qemu] %s: %s, %s%s\n' "$what" "$st" "$(tl_duration "$el")" "$eta" >&2
+            fi
+        done
+        [ "$tty" = 1 ] && printf '\r\033[K' >&2
+        exit 0
+    ) &
+    mon=$!
+    wait "$pid" || rc=$?
+    kill "$mon" 2>/dev/null
+    wait "$mon" 2>/dev/null || true
+    tl_step_done "$what" $((SECONDS - t0))
+    [ "$rc" -ne 0 ] || log "$what: done in $(tl_duration $((SECONDS - t0)))"
+    return "$rc"
 }
