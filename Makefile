@@ -5,6 +5,8 @@
 #   make bench   performance figures (not part of make check)
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
 #   make binutils  GNU binutils with xtl into build/binutils (docs/toolchain.md)
+#   make install   build and install into $(DESTDIR)$(PREFIX) (default /opt/tl-qemu)
+#   make deb       Debian packages of the installed tree into build/deb
 SHELL := /bin/bash
 # The test groups: scripts/check.sh holds the list.
 CHECK_GROUPS := $(shell scripts/check.sh --list-groups)
@@ -13,7 +15,7 @@ ifneq ($(unknown_groups),)
 $(error unknown test group '$(patsubst check-%,%,$(firstword $(unknown_groups)))' (groups: $(CHECK_GROUPS)))
 endif
 .DEFAULT_GOAL := qemu
-.PHONY: qemu binutils deps host demo distro bench check $(CHECK_GROUPS:%=check-%) clean distclean
+.PHONY: qemu binutils deps host demo distro install deb bench check $(CHECK_GROUPS:%=check-%) clean distclean
 
 config.mk:
 	./configure
@@ -36,6 +38,13 @@ demo: config.mk
 
 distro: config.mk
 	scripts/distro.sh
+
+PREFIX ?= /opt/tl-qemu
+install: config.mk
+	scripts/install.sh PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)"
+
+deb: config.mk
+	scripts/make-deb.sh
 
 bench: config.mk
 	scripts/install-deps.sh bench

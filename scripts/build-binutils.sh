@@ -37,7 +37,7 @@ config_args=(
     --target=riscv64-linux-gnu "--prefix=$prefix"
     --disable-gdb --disable-gdbserver --disable-sim --disable-gprof --disable-gprofng
     --disable-gold --disable-libctf --disable-nls --disable-werror --disable-plugins
-    --without-debuginfod --without-zstd --without-msgpack
+    --without-debuginfod --without-zstd --without-msgpack --with-system-zlib
     MAKEINFO=true
 )
 want_stamp=$(printf '%s\n' "$tree" "$cc" "${config_args[@]}" | sha256sum | cut -d' ' -f1)

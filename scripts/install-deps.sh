@@ -34,6 +34,8 @@ packages=(
     # Linux's selftests (rsync in their install), the Debian system of the
     # distro group (debootstrap, mke2fs and debugfs, ssh into the guest)
     rsync debootstrap e2fsprogs openssh-client
+    # make deb and the install group: lintian checks the packages
+    lintian
 )
 
 # make bench's baselines: the kernels vectorized for RVV 1.0 (GCC 12 cannot)

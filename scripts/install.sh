@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# make install: builds what is missing and installs TL-QEMU into
+# $DESTDIR$PREFIX (PREFIX default /opt/tl-qemu, beside Debian's own QEMU):
+#
+#   bin/qemu-system-riscv64, bin/qemu-riscv64   the emulators (xtl on -cpu max)
+#   bin/tl-gcc, bin/tl-g++                       riscv64-linux-gnu-gcc/g++ with the xtl binutils
+#   bin/tl-fw-run                                bare-metal firmware runner (TAP, JUnit)
+#   bin/tl-demo                                  boots the TL kernel with the demo initramfs
+#   bin/riscv64-linux-gnu-*, riscv64-linux-gnu/  GNU binutils with xtl
+#   share/qemu/                                  the virt machine's default firmware (TL OpenSBI)
+#   lib/libtlstat.so                             the tlstat TCG plugin
+#   lib/libtlcore.a, include/tl/                 tile API and guest headers, semantic core (host backend)
+#   share/tl-qemu/linux/Image, share/tl-qemu/demo/initramfs.cpio.gz
+#   share/doc/tl-qemu/ (DOCDIR)                  README, docs, examples
+#
+# Nothing installed refers to the source or build tree: the programs find
+# each other relative to their own location, so the tree can be moved.
+#   scripts/install.sh [PREFIX=DIR] [DESTDIR=DIR] [DOCDIR=DIR]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tl_load_config
+. "$TL_REPO/scripts/linux-lib.sh"
+
+PREFIX=${PREFIX:-/opt/tl-qemu}
+DESTDIR=${DESTDIR:-}
+DOCDIR=${DOCDIR:-}
+for arg in "$@"; do
+    case "$arg" in
+        PREFIX=*|DESTDIR=*|DOCDIR=*) declare "${arg%%=*}=${arg#*=}" ;;
+        *) die "unknown argument '$arg' (usage: scripts/install.sh [PREFIX=DIR] [DESTDIR=DIR] [DOCDIR=DIR])" ;;
+    esac
+done
+case "$PREFIX" in
+    /*) ;;
+    *) die "PREFIX=$PREFIX is not an absolute path (e.g. PREFIX=/opt/tl-qemu)" ;;
+esac
+[ -z "$DESTDIR" ] || case "$DESTDIR" in
+    /*) ;;
+    *) DESTDIR="$(pwd)/$DESTDIR" ;;
+esac
+PREFIX=${PREFIX%/}
+DOCDIR=${DOCDIR:-$PREFIX/share/doc/tl-qemu}
+root="$DESTDIR$PREFIX"
+
+tl_steps_begin
+trap 'tl_steps_table "make install"' EXIT
+# ---- build what is installed ----
+tl_timed "Debian packages the build needs (make deps)" "$TL_REPO/scripts/install-deps.sh"
+"$TL_REPO/scripts/build-qemu.sh"
+"$TL_REPO/scripts/build-binutils.sh"
+"$TL_REPO/scripts/build-host.sh"
+tl_linux_prepare tl
+tl_timed "the demo initramfs" tl_build_initramfs
+opensbi=$TL_OPENSBI
+q="$BUILD_DIR/qemu"
+
+mkdir -p "$root" 2>/dev/null && [ -w "$root" ] ||
+    die "cannot write to $root; run make install as root, or choose PREFIX=DIR (or DESTDIR=DIR) you can write"
+log "installing into $root"
+t0=$SECONDS
+
+# Executables without their debug sections (the build keeps them).
+install_prog() {
+    install -D -m 0755 "$1" "$2"
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$2" 2>/dev/null ||
+        die "strip failed on $2"
+}
+
+# ---- emulators, plugin, firmware ----
+install_prog "$q/qemu-system-riscv64" "$root/bin/qemu-system-riscv64"
+install_prog "$q/qemu-riscv64" "$root/bin/qemu-riscv64"
+install -D -m 0644 "$q/contrib/plugins/tlstat/libtlstat.so" "$root/lib/libtlstat.so"
+strip --strip-unneeded --remove-section=.comment "$root/lib/libtlstat.so"
+install -D -m 0644 "$opensbi" "$root/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin"
+
+# ---- binutils (as gcc -B finds them: PREFIX/riscv64-linux-gnu/bin) ----
+bu="$BUILD_DIR/binutils"
+for f in "$bu"/bin/riscv64-linux-gnu-*; do
+    install_prog "$f" "$root/bin/$(basename "$f")"
+done
+for f in "$bu"/riscv64-linux-gnu/bin/*; do
+    install_prog "$f" "$root/riscv64-linux-gnu/bin/$(basename "$f")"
+done
+# (ld's default linker scripts are built in: lib/ldscripts is not needed.)
+for f in "$bu"/share/man/man1/riscv64-linux-gnu-*.1; do
+    [ -f "$f" ] && install -D -m 0644 "$f" "$root/share/man/man1/$(basename "$f")"
+done
+
+# ---- headers, semantic core ----
+mkdir -p "$root/include/tl"
+install -m 0644 "$TL_REPO"/include/tl/* "$TL_REPO/target-riscv-tl/core/tl_core.h" "$root/include/tl/"
+# Meson's archive of the core is thin (it names the objects of the build
+# tree); the installed one holds them.
+core="$BUILD_DIR/host/target-riscv-tl/core/libtlcore.a"
+rm -f "$root/lib/libtlcore.a"
+mkdir -p "$root/lib"
+(cd "$BUILD_DIR/host" && mapfile -t objs < <(ar t "$core") && ar rcsD "$root/lib/libtlcore.a" "${objs[@]}") ||
+    die "could not make $root/lib/libtlcore.a from $core; rerun scripts/build-host.sh"
+
+# ---- tools ----
+install -D -m 0755 "$TL_REPO/scripts/tl-fw-run" "$root/bin/tl-fw-run"
+for f in tl-gcc tl-demo; do
+    install -D -m 0755 "$TL_REPO/scripts/installed/$f" "$root/bin/$f"
+done
+ln -sf tl-gcc "$root/bin/tl-g++"
+
+# ---- the TL kernel and the demo ----
+install -D -m 0644 "$TL_KERNEL" "$root/share/tl-qemu/linux/Image"
+install -D -m 0644 "$BUILD_DIR/linux/.config" "$root/share/tl-qemu/linux/config"
+install -D -m 0644 "$TL_DEMO_DIR/initramfs.cpio.gz" "$root/share/tl-qemu/demo/initramfs.cpio.gz"
+
+# ---- documentation ----
+doc="$DESTDIR$DOCDIR"
+mkdir -p "$doc/docs"
+install -m 0644 "$TL_REPO/README.md" "$TL_REPO/COPYING" "$doc/"
+cp -r "$TL_REPO/docs/." "$doc/docs/"
+mkdir -p "$doc/examples" && cp -r "$TL_REPO/examples/." "$doc/examples/"
+find "$doc" -name '.git*' -delete
+find "$doc" -type d -exec chmod 0755 {} + && find "$doc" -type f -exec chmod 0644 {} +
+
+tl_step_done "installing the files" $((SECONDS - t0))
+log "installed TL-QEMU $(tl_version) into $root ($(du -sh "$root" | cut -f1)); try: $PREFIX/bin/tl-demo"

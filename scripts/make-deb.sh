@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# make deb: Debian binary packages of TL-QEMU into $BUILD_DIR/deb:
+#
+#   tl-qemu           the emulators (xtl on -cpu max), their default firmware
+#                     (TL-QEMU's OpenSBI), the tlstat plugin, the headers and
+#                     semantic core, tl-gcc/tl-g++, tl-fw-run, tl-demo, docs
+#   tl-qemu-binutils  GNU binutils for riscv64-linux-gnu with xtl
+#   tl-qemu-linux     TL-QEMU's Linux kernel Image and the demo initramfs
+#
+# Everything lives under /usr/lib/tl-qemu (bin/, share/qemu/, ...), so the
+# packages install beside Debian's qemu-system-misc, qemu-user and
+# binutils-riscv64-linux-gnu; /usr/bin gets tl-qemu-system-riscv64,
+# tl-qemu-riscv64, tl-gcc, tl-g++, tl-fw-run and tl-demo.  Dependencies come
+# from dpkg-shlibdeps; lintian checks each package (errors fail the build).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tl_load_config
+need_tool dpkg-deb dpkg
+need_tool dpkg-shlibdeps dpkg-dev
+need_tool lintian lintian
+
+prefix=/usr/lib/tl-qemu
+out="$BUILD_DIR/deb"
+stage="$out/stage"
+tl_steps_begin
+trap 'tl_steps_table "make deb"' EXIT
+
+rm -rf "$stage"
+"$TL_REPO/scripts/install.sh" PREFIX="$prefix" DESTDIR="$stage" DOCDIR=/usr/share/doc/tl-qemu
+t0=$SECONDS
+
+version=$(tl_version)
+qemu_version=$("$stage$prefix/bin/qemu-system-riscv64" --version | sed -n '1s/^QEMU emulator version \([0-9.]*\).*/\1/p')
+binutils_version=$("$stage$prefix/bin/riscv64-linux-gnu-as" --version | sed -n '1s/.* \([0-9][0-9.]*\)$/\1/p')
+linux_version=$(sed -n 's/^# Linux\/riscv \([0-9.]*\) Kernel Configuration$/\1/p' "$stage$prefix/share/tl-qemu/linux/config")
+[ -n "$qemu_version" ] && [ -n "$binutils_version" ] && [ -n "$linux_version" ] ||
+    die "cannot tell the QEMU, binutils or Linux version of the installed tree in $stage (got '$qemu_version', '$binutils_version', '$linux_version')"
+maintainer="TL-QEMU developers <tl-qemu@users.noreply.github.com>"
+# The changelog's date: the commit's, so that the same commit gives the same packages.
+date=$(git -C "$TL_REPO" log -1 --format=%cD 2>/dev/null || date -R)
+commit=$(git -C "$TL_REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
+arch=$(dpkg --print-architecture)
+
+rm -rf "$out"/root-* "$out"/*.deb
+# pkg_root NAME: the package's tree.
+pkg_root() { printf '%s/root-%s' "$out" "$1"; }
+# take NAME PATH...: moves PATHs (relative to the staged tree) into NAME's tree.
+take() {
+    local name=$1 p
+    shift
+    for p in "$@"; do
+        mkdir -p "$(dirname "$(pkg_root "$name")/$p")"
+        mv "$stage/$p" "$(pkg_root "$name")/$p"
+    done
+}
+
+# ---- split the installed tree ----
+P=${prefix#/}
+take tl-qemu-binutils "$P/riscv64-linux-gnu"
+for f in "$stage/$P"/bin/riscv64-linux-gnu-*; do
+    take tl-qemu-binutils "$P/bin/$(basename "$f")"
+done
+rm -rf "${stage:?}/$P/share/man"   # Debian's binutils-riscv64-linux-gnu-doc has them
+take tl-qemu-linux "$P/share/tl-qemu"
+take tl-qemu "$P" usr/share/doc/tl-qemu
+mkdir -p "$(pkg_root tl-qemu)/usr/bin"
+for link in qemu-system-riscv64:tl-qemu-system-riscv64 qemu-riscv64:tl-qemu-riscv64 \
+            tl-gcc:tl-gcc tl-g++:tl-g++ tl-fw-run:tl-fw-run tl-demo:tl-demo; do
+    ln -s "../lib/tl-qemu/bin/${link%%:*}" "$(pkg_root tl-qemu)/usr/bin/${link#*:}"
+done
+left=$(cd "$stage" && find . -type f | head -n 5)
+[ -z "$left" ] || die "make deb put these installed files in no package: $left"
+
+# ---- copyright (machine-readable) ----
+licence_texts() {
+    cat <<'TXT'
+
+License: GPL-2+
+ This program is free software; you can redistribute it and/or modify it
+ under the terms of the GNU General Public License as published by the Free
+ Software Foundation; either version 2 of the License, or (at your option)
+ any later version.
+ .
+ On Debian systems, the complete text of the GNU General Public License
+ version 2 can be found in '/usr/share/common-licenses/GPL-2'.
+TXT
+    case "$1" in
+        tl-qemu) cat <<'TXT'
+
+License: BSD-2-Clause
+ Redistribution and use in source and binary forms, with or without
+ modification, are permitted provided that the following conditions are met:
+ 1. Redistributions of source code must retain the above copyright notice,
+    this list of conditions and the following disclaimer.
+ 2. Redistributions in binary form must reproduce the above copyright notice,
+    this list of conditions and the following disclaimer in the documentation
+    and/or other materials provided with the distribution.
+ .
+ THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS"
+ AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE
+ IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE
+ ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE
+ LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR
+ CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF
+ SUBSTITUTE GOODS OR SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS
+ INTERRUPTION) HOWEVER CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN
+ CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE)
+ ARISING IN ANY WAY OUT OF THE USE OF THIS SOFTWARE, EVEN IF ADVISED OF THE
+ POSSIBILITY OF SUCH DAMAGE.
+
+License: LGPL-2.1+
+ This library is free software; you can redistribute it and/or modify it
+ under the terms of the GNU Lesser General Public License as published by
+ the Free Software Foundation; either version 2.1 of the License, or (at
+ your option) any later version.
+ .
+ On Debian systems, the complete text of the GNU Lesser General Public
+ License version 2.1 can be found in '/usr/share/common-licenses/LGPL-2.1'.
+TXT
+        ;;
+        tl-qemu-binutils) cat <<'TXT'
+
+License: GPL-3+
+ This program is free software; you can redistribute it and/or modify it
+ under the terms of the GNU General Public License as published by the Free
+ Software Foundation; either version 3 of the License, or (at your option)
+ any later version.
+ .
+ On Debian systems, the complete text of the GNU General Public License
+ version 3 can be found in '/usr/share/common-licenses/GPL-3'.
+TXT
+        ;;
+        tl-qemu-linux) cat <<'TXT'
+
+License: GPL-2
+ This program is free software; you can redistribute it and/or modify it
+ under the terms of the GNU General Public License version 2 as published by
+ the Free Software Foundation.
+ .
+ On Debian systems, the complete text of the GNU General Public License
+ version 2 can be found in '/usr/share/common-licenses/GPL-2'.
+
+License: LGPL-2.1+
+ This library is free software; you can redistribute it and/or modify it
+ under the terms of the GNU Lesser General Public License as published by
+ the Free Software Foundation; either version 2.1 of the License, or (at
+ your option) any later version.
+ .
+ On Debian systems, the complete text of the GNU Lesser General Public
+ License version 2.1 can be found in '/usr/share/common-licenses/LGPL-2.1'.
+TXT
+        ;;
+    esac
+}
+
+copyright() {
+    local name=$1
+    cat <<TXT
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: TL-QEMU
+Comment: Built by TL-QEMU's make deb (commit $commit) from TL-QEMU's own
+ files and Debian's source packages of the projects listed below, with
+ TL-QEMU's patches (the patches carry the licence of the project they patch).
+
+Files: *
+Copyright: 2026 TL-QEMU developers
+License: GPL-2+
+TXT
+    case "$name" in
+        tl-qemu) cat <<TXT
+
+Files: $P/bin/qemu-system-riscv64 $P/bin/qemu-riscv64
+Copyright: 2003-2025 Fabrice Bellard and the QEMU Project developers
+License: GPL-2+ and LGPL-2.1+ and BSD-2-Clause
+Comment: QEMU $qemu_version (Debian's qemu source package) with the TensorLoad
+ extension.  Parts of QEMU are under other GPL-2-compatible licences (MIT,
+ BSD-3-Clause); see QEMU's LICENSE file.
+
+Files: $P/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
+Copyright: 2019-2024 Western Digital Corporation and the OpenSBI contributors
+License: BSD-2-Clause
+Comment: OpenSBI 1.6 (Debian's opensbi source package), generic platform.
+TXT
+        ;;
+        tl-qemu-binutils) cat <<TXT
+
+Files: $P/bin/* $P/riscv64-linux-gnu/*
+Copyright: 1988-2024 Free Software Foundation, Inc.
+License: GPL-3+
+Comment: GNU binutils $binutils_version (Debian's binutils source package)
+ with the xtl (TensorLoad) opcodes.
+TXT
+        ;;
+        tl-qemu-linux) cat <<TXT
+
+Files: $P/share/tl-qemu/linux/*
+Copyright: 1991-2024 Linus Torvalds and the Linux kernel contributors
+License: GPL-2
+Comment: Linux $linux_version (Debian's linux source package) with TensorLoad
+ support.
+
+Files: $P/share/tl-qemu/demo/*
+Copyright: 1998-2024 The BusyBox authors; 1991-2024 Free Software Foundation, Inc.; 2026 TL-QEMU developers
+License: GPL-2 and LGPL-2.1+ and GPL-2+
+Comment: An initramfs: BusyBox (GPL-2) and TL-QEMU's test programs (GPL-2+),
+ linked statically with the GNU C library (LGPL-2.1+).
+TXT
+        ;;
+    esac
+    licence_texts "$name"
+}
+
+# ---- control files, one package ----
+make_package() {
+    local name=$1 pkgversion=$2 architecture=$3 section=$4 summary=$5 description=$6 depends=$7 recommends=$8
+    local root docdir size elves shlibs
+    root=$(pkg_root "$name")
+    docdir="$root/usr/share/doc/$name"
+    mkdir -p "$docdir" "$root/DEBIAN"
+    copyright "$name" > "$docdir/copyright"
+    {
+        printf '%s (%s) unstable; urgency=medium\n\n' "$name" "$pkgversion"
+        printf '  * TL-QEMU %s (commit %s).\n\n' "$version" "$commit"
+        printf ' -- %s  %s\n' "$maintainer" "$date"
+    } | gzip -9n > "$docdir/changelog.Debian.gz"
+    find "$root" -path "$root/DEBIAN" -prune -o -type d -exec chmod 0755 {} +
+    # dpkg-shlibdeps wants a debian/control of its own.
+    elves=$(cd "$root" && find . -path ./DEBIAN -prune -o -type f -print |
+            while read -r f; do
+                if head -c 4 "$f" | grep -q 'ELF'; then printf '%s\n' "$f"; fi
+            done)
+    shlibs=""
+    if [ -n "$elves" ]; then
+        mkdir -p "$out/shlibdeps/debian"
+        printf 'Source: tl-qemu\n\nPackage: %s\nArchitecture: any\n' "$name" > "$out/shlibdeps/debian/control"
+        # shellcheck disable=SC2086
+        shlibs=$(cd "$out/shlibdeps" && dpkg-shlibdeps -O $(printf -- "$root/%s " $elves) 2>"$out/shlibdeps-$name.log" |
+                 sed -n 's/^shlibs:Depends=//p') ||
+            die "dpkg-shlibdeps failed for $name (see $out/shlibdeps-$name.log)"
+    fi
+    depends=$(printf '%s\n' "$shlibs" "$depends" | sed '/^$/d' | paste -sd, | sed 's/, */, /g')
+    size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+    {
+        printf 'Package: %s\nVersion: %s\nArchitecture: %s\n' "$name" "$pkgversion" "$architecture"
+        printf 'Maintainer: %s\nInstalled-Size: %s\nSection: %s\nPriority: optional\n' "$maintainer" "$size" "$section"
+        [ -z "$depends" ] || printf 'Depends: %s\n' "$depends"
+        [ -z "$recommends" ] || printf 'Recommends: %s\n' "$recommends"
+        printf 'Description: %s\n' "$summary"
+        printf '%s\n' "$description" | fold -s -w 72 | sed 's/ *$//; s/^$/./; s/^/ /'
+    } > "$root/DEBIAN/control"
+    (cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+    dpkg-deb --root-owner-group -Zxz --build "$root" "$out/${name}_${pkgversion}_${architecture}.deb" >/dev/null ||
+        die "dpkg-deb could not build $name"
+}
+
+make_package tl-qemu "$version+qemu$qemu_version-1" "$arch" otherosfs \
+    "QEMU for RISC-V with the TensorLoad (xtl) extension" \
+    "TL-QEMU is QEMU $qemu_version with the TensorLoad (xtl) tile extension of RISC-V: qemu-system-riscv64 (its default firmware for -M virt is TL-QEMU's OpenSBI, which enables TL for Linux) and qemu-riscv64, with xtl on -cpu max; the tlstat plugin (instruction mix, bytes moved, hot spots); the tile API and guest headers; tl-gcc and tl-g++ (Debian's riscv64 cross compilers with TL-QEMU's binutils); tl-fw-run, a runner for bare-metal firmware test suites (TAP, JUnit); and tl-demo, which boots TL-QEMU's Linux. Everything is installed under /usr/lib/tl-qemu, beside Debian's own QEMU packages; /usr/bin gets tl-qemu-system-riscv64, tl-qemu-riscv64, tl-gcc, tl-g++, tl-fw-run and tl-demo." \
+    "python3 (>= 3.11)" \
+    "tl-qemu-binutils (= $version+binutils$binutils_version-1), tl-qemu-linux (= $version+linux$linux_version-1), gcc-riscv64-linux-gnu, g++-riscv64-linux-gnu"
+make_package tl-qemu-binutils "$version+binutils$binutils_version-1" "$arch" devel \
+    "GNU binutils for riscv64-linux-gnu with the TensorLoad (xtl) extension" \
+    "GNU binutils $binutils_version (as, ld, objdump, readelf and the other binary tools) for riscv64-linux-gnu that know TL-QEMU's TensorLoad (xtl) instructions: tl.* mnemonics in assembly, -march=..._xtl, and their disassembly. Installed under /usr/lib/tl-qemu (bin/riscv64-linux-gnu-*, and riscv64-linux-gnu/bin for gcc -B, which tl-gcc passes), beside Debian's binutils-riscv64-linux-gnu." \
+    "" ""
+make_package tl-qemu-linux "$version+linux$linux_version-1" all kernel \
+    "Linux kernel for RISC-V with TensorLoad (xtl) support, for TL-QEMU" \
+    "TL-QEMU's Linux $linux_version kernel Image for qemu-system-riscv64 -M virt: it keeps TL state per task (first-use trap, context switch, signal frames, ptrace, core dumps). With it, the demo initramfs that tl-demo boots: BusyBox and programs that run TL workloads in Linux user space. The files are in /usr/lib/tl-qemu/share/tl-qemu; they are for the emulated machine, not for this computer." \
+    "" "tl-qemu"
+tl_step_done "the Debian packages (dpkg-shlibdeps, dpkg-deb)" $((SECONDS - t0))
+
+t0=$SECONDS
+log "lintian on the packages"
+rc=0
+lintian --fail-on error "$out"/*.deb >"$out/lintian.log" 2>&1 || rc=$?
+cat "$out/lintian.log"
+tl_step_done "lintian" $((SECONDS - t0))
+[ "$rc" -eq 0 ] || die "lintian found errors in the packages (above; full: $out/lintian.log)"
+rm -rf "$stage" "$out"/root-* "$out/shlibdeps"
+ls -l "$out"/*.deb
+log "Debian packages in $out: install them with apt install $out/tl-qemu*.deb"
