@@ -82,4 +82,10 @@ printf '/* not the binutils 2.43.1 elfxx-riscv.c */\n' > "$tmp/binutils/bfd/elfx
 expect_error "a binutils patch that does not apply" "patch 0001-.*does not apply to bfd/elfxx-riscv.c" \
     patched_tree "$tmp/binutils" "$repo/patches/binutils-2.43"
 
+# make install
+expect_error "make install with a relative PREFIX" "PREFIX=opt/x is not an absolute path" \
+    "$repo/scripts/install.sh" PREFIX=opt/x
+expect_error "make install with an unknown argument" "unknown argument 'PERFIX=/opt'" \
+    "$repo/scripts/install.sh" PERFIX=/opt
+
 tap_end
