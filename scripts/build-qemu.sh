@@ -40,4 +40,9 @@ datadir=$(sed -n 's/^#define CONFIG_QEMU_DATADIR "\(.*\)"$/\1/p' "$obj/config-ho
 [ -n "$datadir" ] || die "$obj/config-host.h has no CONFIG_QEMU_DATADIR; delete $obj and rerun"
 mkdir -p "$obj/qemu-bundle$datadir"
 ln -sfn "$opensbi" "$obj/qemu-bundle$datadir/opensbi-riscv64-generic-fw_dynamic.bin"
+# PCI network cards' option ROMs (virtio-net-pci loads efi-virtio.rom), as
+# Debian's QEMU has them: from ipxe-qemu.
+for rom in /usr/lib/ipxe/qemu/*.rom; do
+    [ -f "$rom" ] && ln -sfn "$rom" "$obj/qemu-bundle$datadir/$(basename "$rom")"
+done
 log "built $obj/qemu-system-riscv64 (default firmware: TL-QEMU's OpenSBI), $obj/qemu-riscv64 and $obj/contrib/plugins/tlstat/libtlstat.so"

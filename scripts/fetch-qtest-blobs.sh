@@ -2,7 +2,8 @@
 # QEMU's riscv64 qtests boot edk2 (bios-tables-test) and probe NIC option
 # ROMs (qos-test); Debian's QEMU source ships neither.  This puts Debian's
 # builds of them where a build-tree QEMU looks (beside the default OpenSBI,
-# TL-QEMU's, which scripts/build-qemu.sh put there): edk2 from trixie's (or Debian
+# TL-QEMU's, and the iPXE ROMs of bookworm's ipxe-qemu, which
+# scripts/build-qemu.sh put there): edk2 from trixie's (or Debian
 # testing's, see rv_apt_update) qemu-efi-riscv64 (Architecture: all, via the
 # private riscv64 apt tree) as
 # build/qemu/pc-bios/edk2-riscv-{code,vars}.fd, and the iPXE ROMs of
@@ -18,9 +19,8 @@ fw="$obj/qemu-bundle/usr/local/share/qemu"
 mkdir -p "$fw" "$obj/pc-bios"
 [ -e "$fw/opensbi-riscv64-generic-fw_dynamic.bin" ] ||
     die "QEMU's default firmware is missing in $fw; run 'make qemu'"
-for rom in /usr/lib/ipxe/qemu/*.rom; do
-    ln -sf "$rom" "$fw/$(basename "$rom")"
-done
+[ -e "$fw/efi-virtio.rom" ] ||
+    die "the NIC option ROMs are missing in $fw; run 'make qemu' (with ipxe-qemu installed)"
 
 # edk2 last: when no verified riscv64 index is available (and nothing was
 # unpacked before), the error line is printed and the exit status is 3, so

@@ -7,7 +7,8 @@
 #   bin/tl-fw-run                                bare-metal firmware runner (TAP, JUnit)
 #   bin/tl-demo                                  boots the TL kernel with the demo initramfs
 #   bin/riscv64-linux-gnu-*, riscv64-linux-gnu/  GNU binutils with xtl
-#   share/qemu/                                  the virt machine's default firmware (TL OpenSBI)
+#   share/qemu/                                  the virt machine's default firmware (TL OpenSBI),
+#                                                NIC option ROMs (from Debian's ipxe-qemu)
 #   lib/libtlstat.so                             the tlstat TCG plugin
 #   lib/libtlcore.a, include/tl/                 tile API and guest headers, semantic core (host backend)
 #   share/tl-qemu/linux/Image, share/tl-qemu/demo/initramfs.cpio.gz
@@ -42,6 +43,8 @@ PREFIX=${PREFIX%/}
 DOCDIR=${DOCDIR:-$PREFIX/share/doc/tl-qemu}
 root="$DESTDIR$PREFIX"
 
+mkdir -p "$root" 2>/dev/null && [ -w "$root" ] ||
+    die "cannot write to $root; run make install as root, or choose PREFIX=DIR (or DESTDIR=DIR) you can write"
 tl_steps_begin
 trap 'tl_steps_table "make install"' EXIT
 # ---- build what is installed ----
@@ -54,8 +57,6 @@ tl_timed "the demo initramfs" tl_build_initramfs
 opensbi=$TL_OPENSBI
 q="$BUILD_DIR/qemu"
 
-mkdir -p "$root" 2>/dev/null && [ -w "$root" ] ||
-    die "cannot write to $root; run make install as root, or choose PREFIX=DIR (or DESTDIR=DIR) you can write"
 log "installing into $root"
 t0=$SECONDS
 
@@ -72,6 +73,10 @@ install_prog "$q/qemu-riscv64" "$root/bin/qemu-riscv64"
 install -D -m 0644 "$q/contrib/plugins/tlstat/libtlstat.so" "$root/lib/libtlstat.so"
 strip --strip-unneeded --remove-section=.comment "$root/lib/libtlstat.so"
 install -D -m 0644 "$opensbi" "$root/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin"
+# The NIC option ROMs (Debian's ipxe-qemu), copied so that the tree stands alone.
+for rom in /usr/lib/ipxe/qemu/*.rom; do
+    [ -f "$rom" ] && install -m 0644 "$rom" "$root/share/qemu/$(basename "$rom")"
+done
 
 # ---- binutils (as gcc -B finds them: PREFIX/riscv64-linux-gnu/bin) ----
 bu="$BUILD_DIR/binutils"

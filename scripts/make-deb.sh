@@ -62,6 +62,10 @@ for f in "$stage/$P"/bin/riscv64-linux-gnu-*; do
 done
 rm -rf "${stage:?}/$P/share/man"   # Debian's binutils-riscv64-linux-gnu-doc has them
 take tl-qemu-linux "$P/share/tl-qemu"
+# The NIC option ROMs: Debian's ipxe-qemu's, as Debian's QEMU links them.
+for f in "$stage/$P"/share/qemu/*.rom; do
+    [ -f "$f" ] && ln -sfn "../../../ipxe/qemu/$(basename "$f")" "$f"
+done
 take tl-qemu "$P" usr/share/doc/tl-qemu
 mkdir -p "$(pkg_root tl-qemu)/usr/bin"
 for link in qemu-system-riscv64:tl-qemu-system-riscv64 qemu-riscv64:tl-qemu-riscv64 \
@@ -256,7 +260,7 @@ make_package() {
 make_package tl-qemu "$version+qemu$qemu_version-1" "$arch" otherosfs \
     "QEMU for RISC-V with the TensorLoad (xtl) extension" \
     "TL-QEMU is QEMU $qemu_version with the TensorLoad (xtl) tile extension of RISC-V: qemu-system-riscv64 (its default firmware for -M virt is TL-QEMU's OpenSBI, which enables TL for Linux) and qemu-riscv64, with xtl on -cpu max; the tlstat plugin (instruction mix, bytes moved, hot spots); the tile API and guest headers; tl-gcc and tl-g++ (Debian's riscv64 cross compilers with TL-QEMU's binutils); tl-fw-run, a runner for bare-metal firmware test suites (TAP, JUnit); and tl-demo, which boots TL-QEMU's Linux. Everything is installed under /usr/lib/tl-qemu, beside Debian's own QEMU packages; /usr/bin gets tl-qemu-system-riscv64, tl-qemu-riscv64, tl-gcc, tl-g++, tl-fw-run and tl-demo." \
-    "python3 (>= 3.11)" \
+    "python3 (>= 3.11), ipxe-qemu" \
     "tl-qemu-binutils (= $version+binutils$binutils_version-1), tl-qemu-linux (= $version+linux$linux_version-1), gcc-riscv64-linux-gnu, g++-riscv64-linux-gnu"
 make_package tl-qemu-binutils "$version+binutils$binutils_version-1" "$arch" devel \
     "GNU binutils for riscv64-linux-gnu with the TensorLoad (xtl) extension" \

@@ -39,6 +39,15 @@ grep -q '^OpenSBI v1\.6' "$W/demo.txt" && grep -q '^tl-demo: PASS$' "$W/demo.txt
 check $? "tl-demo: Linux on -M virt -cpu max without -bios boots on the installed OpenSBI 1.6, keeps TL state per task, TL demo: PASS (exit $rc)"
 [ "$rc" -eq 0 ] || show "$W/demo.txt" 40
 
+# 2b. A PCI network card finds its option ROM (efi-virtio.rom) as under
+#     Debian's QEMU, without romfile=.
+rc=0
+echo quit | timeout 30 "$P/bin/qemu-system-riscv64" -M virt -nodefaults -display none -S -monitor stdio \
+    -netdev user,id=n0 -device virtio-net-pci,netdev=n0 >"$W/nic.log" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] && ! grep -qi 'romfile' "$W/nic.log"
+check $? "-device virtio-net-pci starts without romfile= (exit $rc)"
+[ "$rc" -eq 0 ] || show "$W/nic.log"
+
 # 3. The installed binutils: the spec's worked examples (docs/isa.md 5.9)
 #    assemble to their words and disassemble to their mnemonics.
 cat >"$W/words.S" <<'ASM'
