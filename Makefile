@@ -5,6 +5,7 @@
 #   make bench   performance figures (not part of make check)
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
 #   make binutils  GNU binutils with xtl into build/binutils (docs/toolchain.md)
+#   make build     everything make install installs (then: sudo make install)
 #   make install   build and install into $(DESTDIR)$(PREFIX) (default /opt/tl-qemu)
 #   make deb       Debian packages of the installed tree into build/deb
 SHELL := /bin/bash
@@ -15,7 +16,7 @@ ifneq ($(unknown_groups),)
 $(error unknown test group '$(patsubst check-%,%,$(firstword $(unknown_groups)))' (groups: $(CHECK_GROUPS)))
 endif
 .DEFAULT_GOAL := qemu
-.PHONY: qemu binutils deps host demo distro install deb bench check $(CHECK_GROUPS:%=check-%) clean distclean
+.PHONY: qemu binutils deps host demo distro build install deb bench check $(CHECK_GROUPS:%=check-%) clean distclean
 
 config.mk:
 	./configure
@@ -38,6 +39,9 @@ demo: config.mk
 
 distro: config.mk
 	scripts/distro.sh
+
+build: config.mk
+	scripts/install.sh --build-only
 
 PREFIX ?= /opt/tl-qemu
 install: config.mk

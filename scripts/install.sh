@@ -17,18 +17,26 @@
 # Nothing installed refers to the source or build tree: the programs find
 # each other relative to their own location, so the tree can be moved.
 #   scripts/install.sh [PREFIX=DIR] [DESTDIR=DIR] [DOCDIR=DIR]
+#   scripts/install.sh --build-only      (make build) only build it
+# As root over a build tree someone else owns, it installs what is built
+# (make build) and builds nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 . "$TL_REPO/scripts/linux-lib.sh"
+umask 022
+# What is installed is what this tree builds, whatever the environment says.
+unset TL_LINUX_KERNEL TL_OPENSBI TL_BUSYBOX TL_DEMO_ADD
 
 PREFIX=${PREFIX:-/opt/tl-qemu}
 DESTDIR=${DESTDIR:-}
 DOCDIR=${DOCDIR:-}
+build_only=0
 for arg in "$@"; do
     case "$arg" in
+        --build-only) build_only=1 ;;
         PREFIX=*|DESTDIR=*|DOCDIR=*) declare "${arg%%=*}=${arg#*=}" ;;
-        *) die "unknown argument '$arg' (usage: scripts/install.sh [PREFIX=DIR] [DESTDIR=DIR] [DOCDIR=DIR])" ;;
+        *) die "unknown argument '$arg' (usage: scripts/install.sh [--build-only] [PREFIX=DIR] [DESTDIR=DIR] [DOCDIR=DIR])" ;;
     esac
 done
 case "$PREFIX" in
@@ -41,19 +49,43 @@ esac
 esac
 PREFIX=${PREFIX%/}
 DOCDIR=${DOCDIR:-$PREFIX/share/doc/tl-qemu}
+case "$DOCDIR" in
+    /*) ;;
+    *) die "DOCDIR=$DOCDIR is not an absolute path (e.g. DOCDIR=$PREFIX/share/doc/tl-qemu)" ;;
+esac
 root="$DESTDIR$PREFIX"
 
-mkdir -p "$root" 2>/dev/null && [ -w "$root" ] ||
-    die "cannot write to $root; run make install as root, or choose PREFIX=DIR (or DESTDIR=DIR) you can write"
+if [ "$build_only" = 0 ]; then
+    mkdir -p "$root" 2>/dev/null && [ -w "$root" ] ||
+        die "cannot write to $root; run make install as root, or choose PREFIX=DIR (or DESTDIR=DIR) you can write"
+fi
 tl_steps_begin
 trap 'tl_steps_table "make install"' EXIT
 # ---- build what is installed ----
-tl_timed "Debian packages the build needs (make deps)" "$TL_REPO/scripts/install-deps.sh"
-"$TL_REPO/scripts/build-qemu.sh"
-"$TL_REPO/scripts/build-binutils.sh"
-"$TL_REPO/scripts/build-host.sh"
-tl_linux_prepare tl
-tl_timed "the demo initramfs" tl_build_initramfs
+# As root over a build tree that belongs to someone else (sudo make install
+# after make build), nothing is built: root's files would be left in it.
+if [ "$(id -u)" -eq 0 ] && [ -d "$BUILD_DIR" ] && [ ! -O "$BUILD_DIR" ]; then
+    log "installing what $(stat -c %U "$BUILD_DIR") built in $BUILD_DIR (nothing is built as root)"
+    TL_KERNEL="$BUILD_DIR/linux/arch/riscv/boot/Image"
+    TL_OPENSBI="$BUILD_DIR/opensbi/platform/generic/firmware/fw_dynamic.bin"
+    for f in "$BUILD_DIR/qemu/qemu-system-riscv64" "$BUILD_DIR/qemu/qemu-riscv64" \
+             "$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so" "$BUILD_DIR/binutils/bin/riscv64-linux-gnu-as" \
+             "$BUILD_DIR/host/target-riscv-tl/core/libtlcore.a" "$TL_KERNEL" "$TL_OPENSBI" \
+             "$TL_DEMO_DIR/initramfs.cpio.gz"; do
+        [ -f "$f" ] || die "$f is missing; run 'make build' as $(stat -c %U "$BUILD_DIR") first, then make install"
+    done
+else
+    tl_timed "Debian packages the build needs (make deps)" "$TL_REPO/scripts/install-deps.sh"
+    "$TL_REPO/scripts/build-qemu.sh"
+    "$TL_REPO/scripts/build-binutils.sh"
+    "$TL_REPO/scripts/build-host.sh"
+    tl_linux_prepare tl
+    tl_timed "the demo initramfs" tl_build_initramfs
+fi
+if [ "$build_only" = 1 ]; then
+    log "built everything make install installs (in $BUILD_DIR)"
+    exit 0
+fi
 opensbi=$TL_OPENSBI
 q="$BUILD_DIR/qemu"
 
@@ -99,7 +131,7 @@ install -m 0644 "$TL_REPO"/include/tl/* "$TL_REPO/target-riscv-tl/core/tl_core.h
 core="$BUILD_DIR/host/target-riscv-tl/core/libtlcore.a"
 rm -f "$root/lib/libtlcore.a"
 mkdir -p "$root/lib"
-(cd "$BUILD_DIR/host" && mapfile -t objs < <(ar t "$core") && ar rcsD "$root/lib/libtlcore.a" "${objs[@]}") ||
+(mapfile -t objs < <(ar t "$core") && [ ${#objs[@]} -gt 0 ] && ar rcsD "$root/lib/libtlcore.a" "${objs[@]}") ||
     die "could not make $root/lib/libtlcore.a from $core; rerun scripts/build-host.sh"
 
 # ---- tools ----

@@ -372,8 +372,13 @@ tl_patched_tree() {
 # tl_steps_begin: starts recording step times for this run (the outermost
 # caller wins: nested scripts add to its file).
 tl_steps_begin() {
+    local f
     if [ -z "${TL_STEP_TIMES:-}" ] || [ ! -f "$TL_STEP_TIMES" ]; then
         mkdir -p "$BUILD_DIR"
+        # Files of runs that ended without their table (killed, or died).
+        for f in "$BUILD_DIR"/.step-times.*; do
+            [ -e "$f" ] && ! kill -0 "${f##*.}" 2>/dev/null && rm -f "$f"
+        done
         TL_STEP_TIMES="$BUILD_DIR/.step-times.$$"
         : > "$TL_STEP_TIMES"
         TL_STEPS_OWNER=$$
@@ -444,12 +449,12 @@ tl_progress_status() {
 # far it is while it runs: on a terminal one line updated every second,
 # otherwise a line every TL_PROGRESS_INTERVAL (10) seconds, each with the
 # elapsed time (and, for ninja, an estimate of what remains).  Records WHAT's
-# time as a step.  Returns CMD's status.
+# time as a step.  Returns CMD's status.  CMD runs in the foreground (Ctrl-C
+# stops it); the monitor ends with it, or when this shell is gone.
 tl_progress() {
-    local what=$1 logf=$2 t0=$SECONDS rc=0 pid mon
+    local what=$1 logf=$2 t0=$SECONDS rc=0 mon parent=$BASHPID
     shift 2
-    "$@" >"$logf" 2>&1 &
-    pid=$!
+    : > "$logf"
     (
         tty=0
         [ -t 2 ] && tty=1
@@ -457,7 +462,7 @@ tl_progress() {
         interval=${TL_PROGRESS_INTERVAL:-10}
         [ "$tty" = 1 ] && interval=1
         last=$SECONDS
-        while kill -0 "$pid" 2>/dev/null; do
+        while kill -0 "$parent" 2>/dev/null; do
             sleep 1
             [ $((SECONDS - last)) -ge "$interval" ] || continue
             last=$SECONDS
@@ -474,11 +479,10 @@ tl_progress() {
                 printf '[tl-qemu] %s: %s, %s%s\n' "$what" "$st" "$(tl_duration "$el")" "$eta" >&2
             fi
         done
-        [ "$tty" = 1 ] && printf '\r\033[K' >&2
         exit 0
     ) &
     mon=$!
-    wait "$pid" || rc=$?
+    "$@" >"$logf" 2>&1 || rc=$?
     kill "$mon" 2>/dev/null
     wait "$mon" 2>/dev/null || true
     tl_step_done "$what" $((SECONDS - t0))

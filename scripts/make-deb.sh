@@ -15,6 +15,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+umask 022
+"$TL_REPO/scripts/install-deps.sh"
 need_tool dpkg-deb dpkg
 need_tool dpkg-shlibdeps dpkg-dev
 need_tool lintian lintian
@@ -25,7 +27,8 @@ stage="$out/stage"
 tl_steps_begin
 trap 'tl_steps_table "make deb"' EXIT
 
-rm -rf "$stage"
+# Nothing of an earlier run may pass for this one's.
+rm -rf "$stage" "$out"/root-* "$out"/*.deb "$out/lintian.log"
 "$TL_REPO/scripts/install.sh" PREFIX="$prefix" DESTDIR="$stage" DOCDIR=/usr/share/doc/tl-qemu
 t0=$SECONDS
 
@@ -41,7 +44,6 @@ date=$(git -C "$TL_REPO" log -1 --format=%cD 2>/dev/null || date -R)
 commit=$(git -C "$TL_REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
 arch=$(dpkg --print-architecture)
 
-rm -rf "$out"/root-* "$out"/*.deb
 # pkg_root NAME: the package's tree.
 pkg_root() { printf '%s/root-%s' "$out" "$1"; }
 # take NAME PATH...: moves PATHs (relative to the staged tree) into NAME's tree.
@@ -72,7 +74,7 @@ for link in qemu-system-riscv64:tl-qemu-system-riscv64 qemu-riscv64:tl-qemu-risc
             tl-gcc:tl-gcc tl-g++:tl-g++ tl-fw-run:tl-fw-run tl-demo:tl-demo; do
     ln -s "../lib/tl-qemu/bin/${link%%:*}" "$(pkg_root tl-qemu)/usr/bin/${link#*:}"
 done
-left=$(cd "$stage" && find . -type f | head -n 5)
+left=$(cd "$stage" && find . -type f | head -n 5 || true)
 [ -z "$left" ] || die "make deb put these installed files in no package: $left"
 
 # ---- copyright (machine-readable) ----
@@ -90,6 +92,14 @@ License: GPL-2+
 TXT
     case "$1" in
         tl-qemu) cat <<'TXT'
+
+License: GPL-2
+ This program is free software; you can redistribute it and/or modify it
+ under the terms of the GNU General Public License version 2 as published by
+ the Free Software Foundation.
+ .
+ On Debian systems, the complete text of the GNU General Public License
+ version 2 can be found in '/usr/share/common-licenses/GPL-2'.
 
 License: BSD-2-Clause
  Redistribution and use in source and binary forms, with or without
@@ -173,12 +183,13 @@ TXT
     case "$name" in
         tl-qemu) cat <<TXT
 
-Files: $P/bin/qemu-system-riscv64 $P/bin/qemu-riscv64
+Files: $P/bin/qemu-system-riscv64 $P/bin/qemu-riscv64 $P/lib/libtlstat.so
 Copyright: 2003-2025 Fabrice Bellard and the QEMU Project developers
-License: GPL-2+ and LGPL-2.1+ and BSD-2-Clause
+License: GPL-2
 Comment: QEMU $qemu_version (Debian's qemu source package) with the TensorLoad
- extension.  Parts of QEMU are under other GPL-2-compatible licences (MIT,
- BSD-3-Clause); see QEMU's LICENSE file.
+ extension.  QEMU as a whole is released under the GNU GPL version 2; its
+ parts are under GPL-2-compatible licences (GPL-2+, LGPL-2.1+, MIT,
+ BSD-2-Clause, BSD-3-Clause); see QEMU's LICENSE file.
 
 Files: $P/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
 Copyright: 2019-2024 Western Digital Corporation and the OpenSBI contributors
@@ -229,16 +240,16 @@ make_package() {
     } | gzip -9n > "$docdir/changelog.Debian.gz"
     find "$root" -path "$root/DEBIAN" -prune -o -type d -exec chmod 0755 {} +
     # dpkg-shlibdeps wants a debian/control of its own.
-    elves=$(cd "$root" && find . -path ./DEBIAN -prune -o -type f -print |
-            while read -r f; do
-                if head -c 4 "$f" | grep -q 'ELF'; then printf '%s\n' "$f"; fi
+    local -a elves=()
+    mapfile -t elves < <(find "$root" -path "$root/DEBIAN" -prune -o -type f -print |
+            while IFS= read -r f; do
+                if [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then printf '%s\n' "$f"; fi
             done)
     shlibs=""
-    if [ -n "$elves" ]; then
+    if [ ${#elves[@]} -gt 0 ]; then
         mkdir -p "$out/shlibdeps/debian"
         printf 'Source: tl-qemu\n\nPackage: %s\nArchitecture: any\n' "$name" > "$out/shlibdeps/debian/control"
-        # shellcheck disable=SC2086
-        shlibs=$(cd "$out/shlibdeps" && dpkg-shlibdeps -O $(printf -- "$root/%s " $elves) 2>"$out/shlibdeps-$name.log" |
+        shlibs=$(cd "$out/shlibdeps" && dpkg-shlibdeps -O "${elves[@]}" 2>"$out/shlibdeps-$name.log" |
                  sed -n 's/^shlibs:Depends=//p') ||
             die "dpkg-shlibdeps failed for $name (see $out/shlibdeps-$name.log)"
     fi

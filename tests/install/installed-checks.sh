@@ -24,10 +24,10 @@ mkdir -p "$W"
 
 # 1. --version names TL-QEMU.
 v=$("$P/bin/qemu-system-riscv64" --version 2>&1 | head -n 1)
-[[ "$v" == "QEMU emulator version 10.0."*" (TL-QEMU $VERSION, "* ]]
+[[ "$v" =~ ^"QEMU emulator version 10.0."[0-9]+" (TL-QEMU $VERSION"[,\)] ]]
 check $? "qemu-system-riscv64 --version: '$v' names TL-QEMU $VERSION"
 v=$("$P/bin/qemu-riscv64" --version 2>&1 | head -n 1)
-[[ "$v" == "qemu-riscv64 version 10.0."*" (TL-QEMU $VERSION, "* ]]
+[[ "$v" =~ ^"qemu-riscv64 version 10.0."[0-9]+" (TL-QEMU $VERSION"[,\)] ]]
 check $? "qemu-riscv64 --version: '$v' names TL-QEMU $VERSION"
 
 # 2. Linux with TL on -cpu max and the default firmware (no -bios): tl-demo.
