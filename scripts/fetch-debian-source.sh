@@ -46,6 +46,7 @@ fetch_file() {
         return 0
     fi
     log "downloading $name"
+    local t0=$SECONDS
     if ! curl -fsS --retry 3 -o "$dir/$name.part" "$url" 2>"$dir/$name.log"; then
         rm -f "$dir/$name.part"
         die "could not download $url (see $dir/$name.log); check network access to the Debian mirror (or set DEBIAN_MIRROR)"
@@ -55,6 +56,7 @@ fetch_file() {
         die "$name from the mirror does not match the signed Sources index (SHA-256); retry later or set DEBIAN_MIRROR"
     }
     mv "$dir/$name.part" "$dir/$name"
+    tl_step_done "downloading $name ($(( $(stat -c %s "$dir/$name") >> 20 )) MiB)" $((SECONDS - t0))
 }
 
 rm -rf "$tree" && mkdir -p "$dir/unpacked"
@@ -65,7 +67,7 @@ if [ $orig_only = 1 ]; then
     fetch_file "$url" "$name" "$sum"
     log "unpacking upstream $name"
     mkdir -p "$tree"
-    tar -xf "$dir/$name" -C "$tree" --strip-components=1 ||
+    tl_timed "unpacking $name" tar -xf "$dir/$name" -C "$tree" --strip-components=1 ||
         die "could not unpack $dir/$name; delete $dir and rerun"
 else
     need_tool dpkg-source dpkg-dev
@@ -74,7 +76,7 @@ else
     done <<<"$uris"
     dsc=$(awk '$2 ~ /\.dsc$/ {print $2; exit}' <<<"$uris")
     log "unpacking $pkg $version with Debian's patches"
-    dpkg-source --no-check -x "$dir/$dsc" "$tree" >"$dir/unpack-$version.log" 2>&1 ||
+    tl_timed "unpacking $pkg $version" dpkg-source --no-check -x "$dir/$dsc" "$tree" >"$dir/unpack-$version.log" 2>&1 ||
         die "dpkg-source could not unpack $dsc (see $dir/unpack-$version.log); delete $dir and rerun"
 fi
 touch "$tree.stamp"

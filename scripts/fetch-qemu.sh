@@ -30,8 +30,9 @@ fetch_debian() {
         private_apt_update
         log "downloading Debian's qemu source package (trixie) into $dir"
         # shellcheck disable=SC2046
-        (cd "$dir" && apt-get $(private_apt_opts) -q source --download-only qemu \
-            >"$dir/download.log" 2>&1) ||
+        tl_timed "downloading Debian's qemu source package" \
+            bash -c 'cd "$1" && shift && exec "$@"' - "$dir" apt-get $(private_apt_opts) -q source --download-only qemu \
+            >"$dir/download.log" 2>&1 ||
             die "could not download Debian's qemu source package (see $dir/download.log); check network access to the Debian mirror"
         dsc=$(ls "$dir"/qemu_*.dsc 2>/dev/null | sort -V | tail -n 1 || true)
         case "$(basename "${dsc:-none}")" in
@@ -47,7 +48,7 @@ fetch_debian() {
         need_tool dpkg-source dpkg-dev
         log "unpacking $base with Debian's patches"
         rm -rf "$tree" && mkdir -p "$dir/unpacked"
-        dpkg-source --no-check -x "$dsc" "$tree" >"$dir/unpack.log" 2>&1 ||
+        tl_timed "unpacking $base" dpkg-source --no-check -x "$dsc" "$tree" >"$dir/unpack.log" 2>&1 ||
             die "dpkg-source could not unpack $dsc (see $dir/unpack.log); delete $dir and retry"
         touch "$tree.stamp"
     fi
