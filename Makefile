@@ -5,6 +5,7 @@
 #   make bench   performance figures (not part of make check)
 #   make qemu    only build qemu-system-riscv64 and qemu-riscv64
 #   make binutils  GNU binutils with xtl into build/binutils (docs/toolchain.md)
+#   make gdb       GNU gdb with xtl and a riscv64 gdbserver into build/gdb (docs/toolchain.md)
 #   make build     everything make install installs (then: sudo make install)
 #   make install   build and install into $(DESTDIR)$(PREFIX) (default /opt/tl-qemu)
 #   make deb       Debian packages of the installed tree into build/deb
@@ -16,7 +17,7 @@ ifneq ($(unknown_groups),)
 $(error unknown test group '$(patsubst check-%,%,$(firstword $(unknown_groups)))' (groups: $(CHECK_GROUPS)))
 endif
 .DEFAULT_GOAL := qemu
-.PHONY: qemu binutils deps host demo distro build install deb bench check $(CHECK_GROUPS:%=check-%) clean distclean
+.PHONY: qemu binutils gdb deps host demo distro build install deb bench check $(CHECK_GROUPS:%=check-%) clean distclean
 
 config.mk:
 	./configure
@@ -29,6 +30,9 @@ qemu: config.mk deps
 
 binutils: config.mk deps
 	scripts/build-binutils.sh
+
+gdb: config.mk deps
+	scripts/build-gdb.sh
 
 host: config.mk deps
 	scripts/build-host.sh

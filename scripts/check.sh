@@ -14,7 +14,7 @@ set -uo pipefail
 
 # Every test group, in the order they run: the one list (the Makefile asks
 # for it with --list-groups).
-all_groups=(scripts unit reference user diff asm api firmware fwci system linux distro install plugin parity tcg qtest)
+all_groups=(scripts unit reference user diff asm api firmware fwci system linux distro install gdb plugin parity tcg qtest)
 if [ "${1:-}" = --list-groups ]; then
     echo "${all_groups[*]}"
     exit 0
@@ -38,6 +38,7 @@ group_scripts() {
         linux) echo tests/linux/run.sh tests/linux/kselftests.sh ;;
         distro) echo tests/distro/run.sh ;;
         install) echo tests/install/run.sh ;;
+        gdb) echo tests/gdb/run.sh ;;
         parity) echo tests/parity/run.sh ;;
         tcg) echo tests/run-qemu-tcg-tests.sh ;;
         qtest) echo tests/run-qemu-qtests.sh ;;

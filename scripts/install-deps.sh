@@ -36,6 +36,8 @@ packages=(
     rsync debootstrap e2fsprogs openssh-client
     # make deb and the install group: lintian checks the packages
     lintian
+    # gdb with xtl: target descriptions (expat), GMP and MPFR, Python commands
+    libexpat1-dev libgmp-dev libmpfr-dev python3-dev
 )
 
 # make bench's baselines: the kernels vectorized for RVV 1.0 (GCC 12 cannot)

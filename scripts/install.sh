@@ -7,6 +7,8 @@
 #   bin/tl-fw-run                                bare-metal firmware runner (TAP, JUnit)
 #   bin/tl-demo                                  boots the TL kernel with the demo initramfs
 #   bin/riscv64-linux-gnu-*, riscv64-linux-gnu/  GNU binutils with xtl
+#   bin/riscv64-linux-gnu-gdb, share/gdb/        GNU gdb with xtl (info tl: gdb/xtl.py)
+#   share/tl-qemu/riscv64/gdbserver              gdbserver for the riscv64 Linux guests
 #   share/qemu/                                  the virt machine's default firmware (TL OpenSBI),
 #                                                NIC option ROMs (from Debian's ipxe-qemu)
 #   lib/libtlstat.so                             the tlstat TCG plugin
@@ -27,6 +29,7 @@ tl_load_config
 umask 022
 # What is installed is what this tree builds, whatever the environment says.
 unset TL_LINUX_KERNEL TL_OPENSBI TL_BUSYBOX TL_DEMO_ADD
+TL_DEMO_DIR="$BUILD_DIR/demo"
 
 PREFIX=${PREFIX:-/opt/tl-qemu}
 DESTDIR=${DESTDIR:-}
@@ -69,6 +72,7 @@ if [ "$(id -u)" -eq 0 ] && [ -d "$BUILD_DIR" ] && [ ! -O "$BUILD_DIR" ]; then
     TL_KERNEL="$BUILD_DIR/linux/arch/riscv/boot/Image"
     TL_OPENSBI="$BUILD_DIR/opensbi/platform/generic/firmware/fw_dynamic.bin"
     for f in "$BUILD_DIR/qemu/qemu-system-riscv64" "$BUILD_DIR/qemu/qemu-riscv64" \
+             "$BUILD_DIR/gdb/bin/riscv64-linux-gnu-gdb" "$BUILD_DIR/gdb/riscv64/gdbserver" \
              "$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so" "$BUILD_DIR/binutils/bin/riscv64-linux-gnu-as" \
              "$BUILD_DIR/host/target-riscv-tl/core/libtlcore.a" "$TL_KERNEL" "$TL_OPENSBI" \
              "$TL_DEMO_DIR/initramfs.cpio.gz"; do
@@ -78,6 +82,7 @@ else
     tl_timed "Debian packages the build needs (make deps)" "$TL_REPO/scripts/install-deps.sh"
     "$TL_REPO/scripts/build-qemu.sh"
     "$TL_REPO/scripts/build-binutils.sh"
+    "$TL_REPO/scripts/build-gdb.sh"
     "$TL_REPO/scripts/build-host.sh"
     tl_linux_prepare tl
     tl_timed "the demo initramfs" tl_build_initramfs
@@ -119,6 +124,12 @@ for f in "$bu"/riscv64-linux-gnu/bin/*; do
     install_prog "$f" "$root/riscv64-linux-gnu/bin/$(basename "$f")"
 done
 # (ld's default linker scripts are built in: lib/ldscripts is not needed.)
+
+# ---- gdb (its data directory is found relative to the program) ----
+install_prog "$BUILD_DIR/gdb/bin/riscv64-linux-gnu-gdb" "$root/bin/riscv64-linux-gnu-gdb"
+mkdir -p "$root/share/gdb"
+cp -r "$BUILD_DIR/gdb/share/gdb/." "$root/share/gdb/"
+install -D -m 0755 "$BUILD_DIR/gdb/riscv64/gdbserver" "$root/share/tl-qemu/riscv64/gdbserver"
 for f in "$bu"/share/man/man1/riscv64-linux-gnu-*.1; do
     [ -f "$f" ] && install -D -m 0644 "$f" "$root/share/man/man1/$(basename "$f")"
 done

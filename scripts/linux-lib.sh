@@ -6,7 +6,7 @@
 # shellcheck disable=SC2034  # TL_* variables are used by the scripts that source this file
 
 TL_GUEST_SRC="$TL_REPO/tests/linux/guest"
-TL_DEMO_DIR="$BUILD_DIR/demo"
+TL_DEMO_DIR="${TL_DEMO_DIR:-$BUILD_DIR/demo}"
 TL_DEBIAN_OPENSBI=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 TL_BOOT_TIMEOUT=${TL_BOOT_TIMEOUT:-300}
 

@@ -5,7 +5,9 @@
 #                     (TL-QEMU's OpenSBI), the tlstat plugin, the headers and
 #                     semantic core, tl-gcc/tl-g++, tl-fw-run, tl-demo, docs
 #   tl-qemu-binutils  GNU binutils for riscv64-linux-gnu with xtl
-#   tl-qemu-linux     TL-QEMU's Linux kernel Image and the demo initramfs
+#   tl-qemu-gdb       GNU gdb for riscv64 with xtl (tl-gdb)
+#   tl-qemu-linux     TL-QEMU's Linux kernel Image, the demo initramfs and
+#                     gdbserver for riscv64 guests
 #
 # Everything lives under /usr/lib/tl-qemu (bin/, share/qemu/, ...), so the
 # packages install beside Debian's qemu-system-misc, qemu-user and
@@ -35,8 +37,9 @@ t0=$SECONDS
 version=$(tl_version)
 qemu_version=$("$stage$prefix/bin/qemu-system-riscv64" --version | sed -n '1s/^QEMU emulator version \([0-9.]*\).*/\1/p')
 binutils_version=$("$stage$prefix/bin/riscv64-linux-gnu-as" --version | sed -n '1s/.* \([0-9][0-9.]*\)$/\1/p')
+gdb_version=$("$stage$prefix/bin/riscv64-linux-gnu-gdb" --version | sed -n '1s/^GNU gdb .* \([0-9][0-9.]*\)$/\1/p')
 linux_version=$(sed -n 's/^# Linux\/riscv \([0-9.]*\) Kernel Configuration$/\1/p' "$stage$prefix/share/tl-qemu/linux/config")
-[ -n "$qemu_version" ] && [ -n "$binutils_version" ] && [ -n "$linux_version" ] ||
+[ -n "$qemu_version" ] && [ -n "$binutils_version" ] && [ -n "$linux_version" ] && [ -n "$gdb_version" ] ||
     die "cannot tell the QEMU, binutils or Linux version of the installed tree in $stage (got '$qemu_version', '$binutils_version', '$linux_version')"
 maintainer="TL-QEMU developers <tl-qemu@users.noreply.github.com>"
 # The changelog's date: the commit's, so that the same commit gives the same packages.
@@ -58,6 +61,7 @@ take() {
 
 # ---- split the installed tree ----
 P=${prefix#/}
+take tl-qemu-gdb "$P/bin/riscv64-linux-gnu-gdb" "$P/share/gdb"
 take tl-qemu-binutils "$P/riscv64-linux-gnu"
 for f in "$stage/$P"/bin/riscv64-linux-gnu-*; do
     take tl-qemu-binutils "$P/bin/$(basename "$f")"
@@ -74,6 +78,17 @@ for link in qemu-system-riscv64:tl-qemu-system-riscv64 qemu-riscv64:tl-qemu-risc
             tl-gcc:tl-gcc tl-g++:tl-g++ tl-fw-run:tl-fw-run tl-demo:tl-demo; do
     ln -s "../lib/tl-qemu/bin/${link%%:*}" "$(pkg_root tl-qemu)/usr/bin/${link#*:}"
 done
+mkdir -p "$(pkg_root tl-qemu-gdb)/usr/bin"
+ln -s ../lib/tl-qemu/bin/riscv64-linux-gnu-gdb "$(pkg_root tl-qemu-gdb)/usr/bin/tl-gdb"
+# gdbserver runs in the emulated riscv64 machine, not on this one.
+mkdir -p "$(pkg_root tl-qemu-linux)/usr/share/lintian/overrides"
+cat >"$(pkg_root tl-qemu-linux)/usr/share/lintian/overrides/tl-qemu-linux" <<'OVR'
+# gdbserver is a static riscv64 program for the emulated machine's Linux guests
+# (TL-QEMU runs it there); it is data for this computer.
+tl-qemu-linux: arch-independent-package-contains-binary-or-object [usr/lib/tl-qemu/share/tl-qemu/riscv64/gdbserver]
+tl-qemu-linux: binary-from-other-architecture [usr/lib/tl-qemu/share/tl-qemu/riscv64/gdbserver]
+tl-qemu-linux: statically-linked-binary [usr/lib/tl-qemu/share/tl-qemu/riscv64/gdbserver]
+OVR
 left=$(cd "$stage" && find . -type f | head -n 5 || true)
 [ -z "$left" ] || die "make deb put these installed files in no package: $left"
 
@@ -132,7 +147,7 @@ License: LGPL-2.1+
  License version 2.1 can be found in '/usr/share/common-licenses/LGPL-2.1'.
 TXT
         ;;
-        tl-qemu-binutils) cat <<'TXT'
+        tl-qemu-binutils|tl-qemu-gdb) cat <<'TXT'
 
 License: GPL-3+
  This program is free software; you can redistribute it and/or modify it
@@ -145,6 +160,15 @@ License: GPL-3+
 TXT
         ;;
         tl-qemu-linux) cat <<'TXT'
+
+License: GPL-3+
+ This program is free software; you can redistribute it and/or modify it
+ under the terms of the GNU General Public License as published by the Free
+ Software Foundation; either version 3 of the License, or (at your option)
+ any later version.
+ .
+ On Debian systems, the complete text of the GNU General Public License
+ version 3 can be found in '/usr/share/common-licenses/GPL-3'.
 
 License: GPL-2
  This program is free software; you can redistribute it and/or modify it
@@ -197,6 +221,19 @@ License: BSD-2-Clause
 Comment: OpenSBI 1.6 (Debian's opensbi source package), generic platform.
 TXT
         ;;
+        tl-qemu-gdb) cat <<TXT
+
+Files: $P/bin/* $P/share/gdb/*
+Copyright: 1986-2025 Free Software Foundation, Inc.
+License: GPL-3+
+Comment: GNU gdb $gdb_version (Debian's gdb source package) with the xtl
+ (TensorLoad) disassembler, TL registers, core files and info tl.
+
+Files: $P/share/gdb/python/gdb/command/xtl.py
+Copyright: 2026 TL-QEMU developers
+License: GPL-2+
+TXT
+        ;;
         tl-qemu-binutils) cat <<TXT
 
 Files: $P/bin/* $P/riscv64-linux-gnu/*
@@ -213,6 +250,12 @@ Copyright: 1991-2024 Linus Torvalds and the Linux kernel contributors
 License: GPL-2
 Comment: Linux $linux_version (Debian's linux source package) with TensorLoad
  support.
+
+Files: $P/share/tl-qemu/riscv64/gdbserver
+Copyright: 1986-2025 Free Software Foundation, Inc.
+License: GPL-3+
+Comment: gdbserver of GNU gdb $gdb_version for riscv64 Linux, static (GNU C
+ library, LGPL-2.1+), with the NT_RISCV_XTL register set.
 
 Files: $P/share/tl-qemu/demo/*
 Copyright: 1998-2024 The BusyBox authors; 1991-2024 Free Software Foundation, Inc.; 2026 TL-QEMU developers
@@ -246,7 +289,8 @@ make_package() {
                 if [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then printf '%s\n' "$f"; fi
             done)
     shlibs=""
-    if [ ${#elves[@]} -gt 0 ]; then
+    # Architecture all: its programs are the emulated machine's.
+    if [ ${#elves[@]} -gt 0 ] && [ "$architecture" != all ]; then
         mkdir -p "$out/shlibdeps/debian"
         printf 'Source: tl-qemu\n\nPackage: %s\nArchitecture: any\n' "$name" > "$out/shlibdeps/debian/control"
         shlibs=$(cd "$out/shlibdeps" && dpkg-shlibdeps -O "${elves[@]}" 2>"$out/shlibdeps-$name.log" |
@@ -263,6 +307,20 @@ make_package() {
         printf 'Description: %s\n' "$summary"
         printf '%s\n' "$description" | fold -s -w 72 | sed 's/ *$//; s/^$/./; s/^/ /'
     } > "$root/DEBIAN/control"
+    if [ "$name" = tl-qemu-gdb ]; then
+        # gdb's Python writes byte-code caches beside its modules; they go
+        # with the package.
+        cat >"$root/DEBIAN/prerm" <<'PRERM'
+#!/bin/sh
+set -e
+case "$1" in
+    remove|upgrade|deconfigure)
+        find /usr/lib/tl-qemu/share/gdb/python -type d -name __pycache__ -prune -exec rm -rf {} + 2>/dev/null || true
+        ;;
+esac
+PRERM
+        chmod 0755 "$root/DEBIAN/prerm"
+    fi
     (cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
     dpkg-deb --root-owner-group -Zxz --build "$root" "$out/${name}_${pkgversion}_${architecture}.deb" >/dev/null ||
         die "dpkg-deb could not build $name"
@@ -272,14 +330,18 @@ make_package tl-qemu "$version+qemu$qemu_version-1" "$arch" otherosfs \
     "QEMU for RISC-V with the TensorLoad (xtl) extension" \
     "TL-QEMU is QEMU $qemu_version with the TensorLoad (xtl) tile extension of RISC-V: qemu-system-riscv64 (its default firmware for -M virt is TL-QEMU's OpenSBI, which enables TL for Linux) and qemu-riscv64, with xtl on -cpu max; the tlstat plugin (instruction mix, bytes moved, hot spots); the tile API and guest headers; tl-gcc and tl-g++ (Debian's riscv64 cross compilers with TL-QEMU's binutils); tl-fw-run, a runner for bare-metal firmware test suites (TAP, JUnit); and tl-demo, which boots TL-QEMU's Linux. Everything is installed under /usr/lib/tl-qemu, beside Debian's own QEMU packages; /usr/bin gets tl-qemu-system-riscv64, tl-qemu-riscv64, tl-gcc, tl-g++, tl-fw-run and tl-demo." \
     "python3 (>= 3.11), ipxe-qemu" \
-    "tl-qemu-binutils (= $version+binutils$binutils_version-1), tl-qemu-linux (= $version+linux$linux_version-1), gcc-riscv64-linux-gnu, g++-riscv64-linux-gnu"
+    "tl-qemu-binutils (= $version+binutils$binutils_version-1), tl-qemu-gdb (= $version+gdb$gdb_version-1), tl-qemu-linux (= $version+linux$linux_version-1), gcc-riscv64-linux-gnu, g++-riscv64-linux-gnu"
 make_package tl-qemu-binutils "$version+binutils$binutils_version-1" "$arch" devel \
     "GNU binutils for riscv64-linux-gnu with the TensorLoad (xtl) extension" \
     "GNU binutils $binutils_version (as, ld, objdump, readelf and the other binary tools) for riscv64-linux-gnu that know TL-QEMU's TensorLoad (xtl) instructions: tl.* mnemonics in assembly, -march=..._xtl, and their disassembly. Installed under /usr/lib/tl-qemu (bin/riscv64-linux-gnu-*, and riscv64-linux-gnu/bin for gcc -B, which tl-gcc passes), beside Debian's binutils-riscv64-linux-gnu." \
     "" ""
+make_package tl-qemu-gdb "$version+gdb$gdb_version-1" "$arch" devel \
+    "GNU gdb for riscv64 with the TensorLoad (xtl) extension" \
+    "GNU gdb $gdb_version for riscv64-linux-gnu targets (qemu-system-riscv64 and qemu-riscv64 gdbstubs, gdbserver, core files) that knows TL-QEMU's TensorLoad (xtl) extension: tl.* disassembly, the tile registers tl0 .. tl31 and TL CSRs by name (info registers xtl), info tl (a tile register as a block of the current element type and shape), and the TL state of each thread in core files. Installed as /usr/lib/tl-qemu/bin/riscv64-linux-gnu-gdb, with /usr/bin/tl-gdb, beside Debian's gdb-multiarch. The gdbserver for riscv64 guests is in tl-qemu-linux." \
+    "" "tl-qemu"
 make_package tl-qemu-linux "$version+linux$linux_version-1" all kernel \
     "Linux kernel for RISC-V with TensorLoad (xtl) support, for TL-QEMU" \
-    "TL-QEMU's Linux $linux_version kernel Image for qemu-system-riscv64 -M virt: it keeps TL state per task (first-use trap, context switch, signal frames, ptrace, core dumps). With it, the demo initramfs that tl-demo boots: BusyBox and programs that run TL workloads in Linux user space. The files are in /usr/lib/tl-qemu/share/tl-qemu; they are for the emulated machine, not for this computer." \
+    "TL-QEMU's Linux $linux_version kernel Image for qemu-system-riscv64 -M virt: it keeps TL state per task (first-use trap, context switch, signal frames, ptrace, core dumps). With it, the demo initramfs that tl-demo boots (BusyBox and programs that run TL workloads in Linux user space), and a static riscv64 gdbserver that reads and writes TL state. The files are in /usr/lib/tl-qemu/share/tl-qemu; they are for the emulated machine, not for this computer." \
     "" "tl-qemu"
 tl_step_done "the Debian packages (dpkg-shlibdeps, dpkg-deb)" $((SECONDS - t0))
 

@@ -71,6 +71,23 @@ else
     check 1 "riscv64-linux-gnu-as assembles the spec's worked examples"
 fi
 
+# 3b. The installed gdb: the same words disassembled as objdump does (the
+#     object's attribute names xtl), and info tl from its data directory.
+if [ -f "$W/words.o" ]; then
+    "$P/bin/riscv64-linux-gnu-gdb" -nx -batch -ex "x/3i 0" "$W/words.o" >"$W/words.gdb" 2>&1
+    ok=0
+    for want in 'tl\.mload[[:space:]]+tl1,0\(a0\)' 'tl\.xpose\.01[[:space:]]+tl1,tl2,a0' 'tl\.addi[[:space:]]+tl1,tl2,-5'; do
+        grep -qE "$want" "$W/words.gdb" || ok=1
+    done
+    check $ok "riscv64-linux-gnu-gdb disassembles the same three words as tl.mload, tl.xpose.01, tl.addi"
+    [ "$ok" -eq 0 ] || show "$W/words.gdb"
+fi
+"$P/bin/riscv64-linux-gnu-gdb" -nx -batch -ex "help info tl" >"$W/gdb-help.txt" 2>&1
+grep -q '^TensorLoad (xtl) state' "$W/gdb-help.txt"
+check $? "riscv64-linux-gnu-gdb loads info tl (gdb/xtl.py) from its installed data directory"
+[ "$(head -c 4 "$P/share/tl-qemu/riscv64/gdbserver" | od -An -c | tr -d ' ')" = '177ELF' ]
+check $? "the riscv64 gdbserver is installed for the guests"
+
 # 4. A C++ program on the tile API, built with the installed tl-g++ (its
 #    <tl/tile.hpp> from the installed headers), run under the installed
 #    qemu-riscv64 with the installed tlstat plugin.  The quickstart computes

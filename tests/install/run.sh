@@ -41,6 +41,7 @@ root="$dest$prefix"
 missing=""
 for f in bin/qemu-system-riscv64 bin/qemu-riscv64 bin/tl-gcc bin/tl-g++ bin/tl-fw-run bin/tl-demo \
          bin/riscv64-linux-gnu-as bin/riscv64-linux-gnu-ld bin/riscv64-linux-gnu-objdump \
+         bin/riscv64-linux-gnu-gdb share/gdb/python/gdb/command/xtl.py share/tl-qemu/riscv64/gdbserver \
          riscv64-linux-gnu/bin/as riscv64-linux-gnu/bin/ld \
          share/qemu/opensbi-riscv64-generic-fw_dynamic.bin lib/libtlstat.so lib/libtlcore.a \
          include/tl/tile.hpp include/tl/tl_insn.h include/tl/xtl-opc.h include/tl/tl_core.h \
@@ -54,6 +55,7 @@ cmp -s "$root/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin" "$BUILD_DIR/ope
 check $? "the installed default firmware is TL-QEMU's OpenSBI (the build's fw_dynamic.bin)"
 
 # ---- 2. the installed tree alone ----
+hidden_in_chroot=0
 install -m 0755 "$TL_REPO/tests/install/installed-checks.sh" "$work/installed-checks.sh"
 # The example firmware project of the installed docs, built against the
 # installed headers (riscv64-unknown-elf-gcc is the machine's, not ours).
@@ -83,7 +85,11 @@ if [ "$(id -u)" -eq 0 ] && unshare --mount --propagation private true 2>/dev/nul
             bash "$w/installed-checks.sh" "$r" "$r/share/doc/tl-qemu" "$v" "$w/ic" "$w/firmware-ci"' \
         tl-hidden "$work" "$version" "$root" "${hide[@]}"
 else
-    skip_case "the installed tree with the source tree hidden" "needs root and unshare --mount (a private mount namespace)"
+    # (Inside a chroot whose root is not a mount point, a private mount
+    # namespace cannot be made: the DESTDIR tree is then checked inside the
+    # fresh Debian chroot of part 4, where no source tree exists.)
+    hidden_in_chroot=1
+    echo "# no private mount namespace here (unshare --mount): the DESTDIR tree is checked inside the Debian chroot below"
 fi
 
 # ---- 3. make deb ----
@@ -93,9 +99,10 @@ rc=0
 deb_rc=$rc
 check $rc "make deb builds the packages and lintian finds no error (exit $rc)"
 [ "$rc" -eq 0 ] || show "$work/deb.log"
-n=$(ls "$debs"/tl-qemu_*.deb "$debs"/tl-qemu-binutils_*.deb "$debs"/tl-qemu-linux_*_all.deb 2>/dev/null | wc -l)
-[ "$n" -eq 3 ]
-check $? "make deb made tl-qemu, tl-qemu-binutils and tl-qemu-linux (found $n)"
+n=$(ls "$debs"/tl-qemu_*.deb "$debs"/tl-qemu-binutils_*.deb "$debs"/tl-qemu-gdb_*.deb \
+      "$debs"/tl-qemu-linux_*_all.deb 2>/dev/null | wc -l)
+[ "$n" -eq 4 ]
+check $? "make deb made tl-qemu, tl-qemu-binutils, tl-qemu-gdb and tl-qemu-linux (found $n)"
 if [ -f "$debs/lintian.log" ]; then
     errors=$(grep -c '^E: ' "$debs/lintian.log")
     others=$(grep -E '^[WEI]: ' "$debs/lintian.log" | grep -vE ': (no-manual-page|initial-upload-closes-no-bugs) ' || true)
@@ -105,16 +112,16 @@ else
     check 1 "lintian ran (no $debs/lintian.log)"
 fi
 outside=$(for d in "$debs"/*.deb; do dpkg-deb -c "$d"; done | awk '{print $6}' |
-          grep -vE '^\./$|^\./usr/$|^\./usr/(bin|lib|share|share/doc)/$|^\./usr/lib/tl-qemu/|^\./usr/bin/tl-|^\./usr/share/doc/tl-qemu(-binutils|-linux)?/' || true)
+          grep -vE '^\./$|^\./usr/$|^\./usr/(bin|lib|share|share/doc|share/lintian|share/lintian/overrides)/$|^\./usr/lib/tl-qemu/|^\./usr/bin/tl-|^\./usr/share/doc/tl-qemu(-binutils|-gdb|-linux)?/|^\./usr/share/lintian/overrides/tl-qemu-linux$' || true)
 [ -z "$outside" ]
-check $? "the packages hold files only in /usr/lib/tl-qemu, /usr/bin/tl-* and /usr/share/doc/tl-qemu*${outside:+ (also: $outside)}"
+check $? "the packages hold files only in /usr/lib/tl-qemu, /usr/bin/tl-*, /usr/share/doc/tl-qemu* (and tl-qemu-linux's lintian overrides)${outside:+ (also: $outside)}"
 
 # ---- 4. the packages in a fresh Debian 12 chroot ----
 chroot_checks() {
     local why="" base="$CACHE_DIR/install-test/bookworm-minbase.tar" cr="$work/chroot" m rc
     if [ "$(id -u)" -ne 0 ]; then
         why="making a chroot needs root"
-    elif [ "$deb_rc" -ne 0 ] || [ "$n" -ne 3 ]; then
+    elif [ "$deb_rc" -ne 0 ] || [ "$n" -ne 4 ]; then
         why="make deb failed (counted above)"
     elif ! command -v debootstrap >/dev/null 2>&1; then
         why="debootstrap is not installed (make deps)"
@@ -134,6 +141,8 @@ chroot_checks() {
     fi
     if [ -n "$why" ]; then
         skip_case "the .deb packages installed with apt into a fresh Debian 12 minbase chroot" "$why"
+        [ "$hidden_in_chroot" = 0 ] ||
+            skip_case "the installed tree with no source tree around (no private mount namespace here)" "$why"
         return
     fi
     mkdir -p "$cr" && tar -C "$cr" -xf "$base"
@@ -154,12 +163,14 @@ chroot_checks() {
     # compilers); Debian's QEMU without its recommends (qemu-user-binfmt
     # would register binfmt handlers, which are the host kernel's).
     [ "$rc" -ne 0 ] || chroot "$cr" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-        sh -c 'cd /tmp/debs && apt-get -q install -y ./tl-qemu_*.deb ./tl-qemu-binutils_*.deb ./tl-qemu-linux_*.deb &&
+        sh -c 'cd /tmp/debs && apt-get -q install -y ./tl-qemu_*.deb ./tl-qemu-binutils_*.deb ./tl-qemu-gdb_*.deb ./tl-qemu-linux_*.deb &&
                apt-get -q install -y --no-install-recommends qemu-system-misc qemu-user binutils-riscv64-linux-gnu' \
         >>"$work/apt.log" 2>&1 || rc=$?
     if [ "$rc" -ne 0 ] && grep -qE 'Failed to fetch|Unable to fetch|Temporary failure|Hash Sum mismatch|Could not resolve|Release file .* is not valid' "$work/apt.log"; then
         grep -E '^(E|W):' "$work/apt.log" | tail -n 3 | sed 's/^/# /'
         skip_case "the .deb packages installed with apt into a fresh Debian 12 minbase chroot" "apt could not fetch verified packages from $(debian_mirror) (mirror mid-sync or unreachable)"
+        [ "$hidden_in_chroot" = 0 ] ||
+            skip_case "the installed tree with no source tree around (no private mount namespace here)" "the chroot has no cross compilers without the mirror"
         return
     fi
     check $rc "apt-get install ./tl-qemu*.deb with Debian's qemu-system-misc, qemu-user and binutils-riscv64-linux-gnu in a fresh Debian 12 minbase chroot (exit $rc)"
@@ -181,15 +192,24 @@ chroot_checks() {
 
     cp "$work/installed-checks.sh" "$cr/tmp/installed-checks.sh"
     cp -r "$fw" "$cr/tmp/fw"
+    if [ "$hidden_in_chroot" = 1 ]; then
+        # make install's tree, relocated into a system that has no source tree.
+        mkdir -p "$cr/srv/tl-qemu-destdir" && cp -a "$root/." "$cr/srv/tl-qemu-destdir/"
+        relay_cmd --prefix "installed tree (DESTDIR copy) in a fresh chroot: " -- chroot "$cr" env -i \
+            PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 bash /tmp/installed-checks.sh \
+            /srv/tl-qemu-destdir /srv/tl-qemu-destdir/share/doc/tl-qemu "$version" /tmp/ic-destdir /tmp/fw
+        rm -rf "$cr/srv/tl-qemu-destdir"
+    fi
     relay_cmd --prefix "Debian packages in a fresh chroot: " -- chroot "$cr" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 bash /tmp/installed-checks.sh /usr/lib/tl-qemu /usr/share/doc/tl-qemu "$version" /tmp/ic /tmp/fw
 
     rc=0
     chroot "$cr" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-        apt-get -q purge -y tl-qemu tl-qemu-binutils tl-qemu-linux >"$work/purge.log" 2>&1 || rc=$?
-    [ "$rc" -eq 0 ] && [ ! -e "$cr/usr/lib/tl-qemu" ] && [ ! -e "$cr/usr/bin/tl-gcc" ] &&
+        apt-get -q purge -y tl-qemu tl-qemu-binutils tl-qemu-gdb tl-qemu-linux >"$work/purge.log" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] && [ ! -e "$cr/usr/lib/tl-qemu" ] && [ ! -e "$cr/usr/bin/tl-gcc" ] && [ ! -e "$cr/usr/bin/tl-gdb" ] &&
         [ ! -e "$cr/usr/share/doc/tl-qemu" ] && [ -x "$cr/usr/bin/qemu-system-riscv64" ]
-    check $? "apt-get purge removes the three packages without a trace and leaves Debian's QEMU (exit $rc)"
+    check $? "apt-get purge removes the four packages without a trace and leaves Debian's QEMU (exit $rc)"
+    find "$cr/usr/lib/tl-qemu" "$cr/usr/share/doc/tl-qemu" 2>/dev/null | head -n 5 | sed "s|^$cr|#   left: |"
 }
 chroot_checks
 
