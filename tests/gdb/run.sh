@@ -62,6 +62,9 @@ gdb_batch -ex "x/${n}i _start" "$out/words-plain" >"$out/words-noxtl.gdb" 2>&1
 [ "$(grep -c ':' "$out/words-noxtl.gdb")" -ge "$n" ] && ! grep -qP '\ttl\.' "$out/words-noxtl.gdb"
 check $? "without the option and without an ELF attribute naming xtl, gdb shows no tl.* mnemonic"
 
+# info tl's element decoding against the reference model's formats.
+relay_cmd --prefix "formats: " -- env TL_REPO="$TL_REPO" "$GDB" -nx -batch -x "$src/check_formats.py"
+
 # ---- 2. stepping TL firmware under qemu-system-riscv64 -s -S ----
 need_tool riscv64-unknown-elf-gcc gcc-riscv64-unknown-elf
 elf="$out/step_guest.elf"
