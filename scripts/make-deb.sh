@@ -93,30 +93,29 @@ left=$(cd "$stage" && find . -type f | head -n 5 || true)
 [ -z "$left" ] || die "make deb put these installed files in no package: $left"
 
 # ---- copyright (machine-readable) ----
-licence_texts() {
-    cat <<'TXT'
-
-License: GPL-2+
- This program is free software; you can redistribute it and/or modify it
- under the terms of the GNU General Public License as published by the Free
- Software Foundation; either version 2 of the License, or (at your option)
- any later version.
- .
- On Debian systems, the complete text of the GNU General Public License
- version 2 can be found in '/usr/share/common-licenses/GPL-2'.
-TXT
+# licence NAME: one License stanza (the texts are in /usr/share/common-licenses).
+licence() {
+    local gnu="" version="" later=""
     case "$1" in
-        tl-qemu) cat <<'TXT'
-
-License: GPL-2
- This program is free software; you can redistribute it and/or modify it
- under the terms of the GNU General Public License version 2 as published by
- the Free Software Foundation.
- .
- On Debian systems, the complete text of the GNU General Public License
- version 2 can be found in '/usr/share/common-licenses/GPL-2'.
-
-License: BSD-2-Clause
+        GPL-2) gnu="General Public License" version=2 ;;
+        GPL-2+) gnu="General Public License" version=2 later=1 ;;
+        GPL-3+) gnu="General Public License" version=3 later=1 ;;
+        LGPL-2.1+) gnu="Lesser General Public License" version=2.1 later=1 ;;
+    esac
+    printf '\nLicense: %s\n' "$1"
+    if [ -n "$gnu" ]; then
+        printf ' This program is free software; you can redistribute it and/or modify it\n'
+        printf ' under the terms of the GNU %s as published by the Free\n' "$gnu"
+        if [ -n "$later" ]; then
+            printf ' Software Foundation; either version %s of the License, or (at your option)\n any later version.\n' "$version"
+        else
+            printf ' Software Foundation, version %s.\n' "$version"
+        fi
+        printf ' .\n On Debian systems, the complete text of the GNU %s\n' "$gnu"
+        printf " version %s can be found in '/usr/share/common-licenses/%s'.\n" "$version" "${1%+}"
+        return
+    fi
+    cat <<'TXT'
  Redistribution and use in source and binary forms, with or without
  modification, are permitted provided that the following conditions are met:
  1. Redistributions of source code must retain the above copyright notice,
@@ -136,59 +135,20 @@ License: BSD-2-Clause
  CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE)
  ARISING IN ANY WAY OUT OF THE USE OF THIS SOFTWARE, EVEN IF ADVISED OF THE
  POSSIBILITY OF SUCH DAMAGE.
-
-License: LGPL-2.1+
- This library is free software; you can redistribute it and/or modify it
- under the terms of the GNU Lesser General Public License as published by
- the Free Software Foundation; either version 2.1 of the License, or (at
- your option) any later version.
- .
- On Debian systems, the complete text of the GNU Lesser General Public
- License version 2.1 can be found in '/usr/share/common-licenses/LGPL-2.1'.
 TXT
-        ;;
-        tl-qemu-binutils|tl-qemu-gdb) cat <<'TXT'
+}
 
-License: GPL-3+
- This program is free software; you can redistribute it and/or modify it
- under the terms of the GNU General Public License as published by the Free
- Software Foundation; either version 3 of the License, or (at your option)
- any later version.
- .
- On Debian systems, the complete text of the GNU General Public License
- version 3 can be found in '/usr/share/common-licenses/GPL-3'.
-TXT
-        ;;
-        tl-qemu-linux) cat <<'TXT'
-
-License: GPL-3+
- This program is free software; you can redistribute it and/or modify it
- under the terms of the GNU General Public License as published by the Free
- Software Foundation; either version 3 of the License, or (at your option)
- any later version.
- .
- On Debian systems, the complete text of the GNU General Public License
- version 3 can be found in '/usr/share/common-licenses/GPL-3'.
-
-License: GPL-2
- This program is free software; you can redistribute it and/or modify it
- under the terms of the GNU General Public License version 2 as published by
- the Free Software Foundation.
- .
- On Debian systems, the complete text of the GNU General Public License
- version 2 can be found in '/usr/share/common-licenses/GPL-2'.
-
-License: LGPL-2.1+
- This library is free software; you can redistribute it and/or modify it
- under the terms of the GNU Lesser General Public License as published by
- the Free Software Foundation; either version 2.1 of the License, or (at
- your option) any later version.
- .
- On Debian systems, the complete text of the GNU Lesser General Public
- License version 2.1 can be found in '/usr/share/common-licenses/LGPL-2.1'.
-TXT
-        ;;
+# licence_texts PACKAGE: the License stanzas its copyright file names.
+licence_texts() {
+    local l
+    case "$1" in
+        tl-qemu) set -- GPL-2+ GPL-2 BSD-2-Clause LGPL-2.1+ ;;
+        tl-qemu-binutils|tl-qemu-gdb) set -- GPL-2+ GPL-3+ ;;
+        tl-qemu-linux) set -- GPL-2+ GPL-3+ GPL-2 LGPL-2.1+ ;;
     esac
+    for l in "$@"; do
+        licence "$l"
+    done
 }
 
 copyright() {
