@@ -8,14 +8,9 @@
 #                        without a valid tshape, its 1024 bytes as TYPE elements
 #   info registers xtl   the TL registers and CSRs (a register group)
 #
-# When the target has TL registers (qemu-system-riscv64 -s with xtl, a core
-# file or gdbserver with the TL register set), the disassembler decodes TL
-# instructions without an ELF attribute naming xtl (set disassembler-options xtl).
-#
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 import math
-import struct
 
 import gdb
 
@@ -91,17 +86,27 @@ def read_reg(name):
                            "(-cpu max or rv64,xtl=on), and is this TL-QEMU's gdb?" % (name, e))
 
 
+def unavailable(e):
+    return gdb.GdbError("this thread has no TL state (it has not used TL): %s" % e)
+
+
 def csr(name):
-    return int(read_reg(name)) & 0xFFFFFFFF
+    try:
+        return int(read_reg(name)) & 0xFFFFFFFF
+    except gdb.error as e:
+        raise unavailable(e)
 
 
 def reg_bytes(n):
     v = read_reg("tl%d" % n)
     try:
-        return bytes(v.bytes)          # gdb >= 14
-    except AttributeError:
-        b = v["b"]
-        return bytes(int(b[i]) for i in range(REG_BYTES))
+        try:
+            return bytes(v.bytes)      # gdb >= 14
+        except AttributeError:
+            b = v["b"]
+            return bytes(int(b[i]) for i in range(REG_BYTES))
+    except gdb.error as e:
+        raise unavailable(e)
 
 
 def shape():
@@ -157,7 +162,7 @@ Usage: info tl               the TL CSRs, decoded
                 note = ("[%d, %d, %d]" % ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
                         if init & (1 << 7) else "not initialized")
             elif name == "tinit":
-                note = "initialized: " + (", ".join(CSRS[j] for j in range(9) if value >> j & 1) or "none")
+                note = "initialized: " + (", ".join(CSRS[j] for j in range(8) if value >> j & 1) or "none")
             elif not init & (1 << i):
                 note = "not initialized"
             gdb.write("%-18s 0x%08x  %s\n" % (name, value, note))
@@ -190,20 +195,3 @@ Usage: info tl               the TL CSRs, decoded
 
 
 InfoTL()
-
-
-def _xtl_target(event=None):
-    """With TL registers on the target, decode TL instructions without an ELF attribute."""
-    try:
-        arch = gdb.selected_frame().architecture()
-        if not arch.name().startswith("riscv"):
-            return
-        if any(r.name == "tl0" for r in arch.registers()):
-            opts = gdb.parameter("disassembler-options") or ""
-            if "xtl" not in opts.split(","):
-                gdb.execute("set disassembler-options %s" % (opts + ",xtl" if opts else "xtl"), to_string=True)
-    except (gdb.error, AttributeError, RuntimeError):
-        pass
-
-
-gdb.events.stop.connect(_xtl_target)

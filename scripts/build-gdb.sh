@@ -74,7 +74,7 @@ build_host_gdb() {
         fi
         echo "$want_stamp" > "$obj/.tl-configured"
     fi
-    log "building gdb for riscv64-linux-gnu (a fresh build takes 10-15 minutes on 2 cores)"
+    log "building gdb for riscv64-linux-gnu (a fresh build takes about 6 minutes on 2 cores)"
     if ! tl_progress "building gdb" "$obj/make.log" make -C "$obj" -j"$jobs" MAKEINFO=true all-gdb; then
         grep -E ': (fatal )?error:|\*\*\*' "$obj/make.log" | head -n 20 >&2
         die "the gdb build failed (full log: $obj/make.log)"

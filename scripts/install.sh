@@ -129,6 +129,8 @@ done
 install_prog "$BUILD_DIR/gdb/bin/riscv64-linux-gnu-gdb" "$root/bin/riscv64-linux-gnu-gdb"
 mkdir -p "$root/share/gdb"
 cp -r "$BUILD_DIR/gdb/share/gdb/." "$root/share/gdb/"
+# Python's byte-code caches of a gdb that ran from the build tree are not installed.
+find "$root/share/gdb" -type d -name __pycache__ -prune -exec rm -rf {} +
 install -D -m 0755 "$BUILD_DIR/gdb/riscv64/gdbserver" "$root/share/tl-qemu/riscv64/gdbserver"
 for f in "$bu"/share/man/man1/riscv64-linux-gnu-*.1; do
     [ -f "$f" ] && install -D -m 0644 "$f" "$root/share/man/man1/$(basename "$f")"

@@ -82,7 +82,9 @@ set pagination off
 set confirm off
 file $elf
 target remote 127.0.0.1:$port
-x/4i tl_sequence+24
+x/4i 0x80000034
+echo ==== options\n
+show disassembler-options
 break tl_sequence
 continue
 source $src/step.py
@@ -97,14 +99,17 @@ info registers xtl
 echo ==== p\n
 p/x \$tshape
 p \$tl2.b[17]
+echo ==== info registers\n
+info registers
 echo ==== bad\n
 info tl tl32
 GDB
 TL_STEP_OUT="$out/steps.jsonl" gdb_batch -x "$out/step.gdb" >"$out/step.out" 2>&1
 kill "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null; qpid=""
 relay_cmd --prefix "stepping: " -- "$PY" "$src/check_steps.py" "$out/steps.jsonl" "$out/step_guest.objdump"
-grep -qP '^\s+0x[0-9a-f]+ <tl_sequence\+\d+>:\ttl\.' "$out/step.out"
-check $? "x/4i on TL code of a running target shows tl.* without set disassembler-options (the target has TL registers)"
+grep -qP '^\s+0x80000034 <tl_sequence\+\d+>:\ttl\.load\t' "$out/step.out" &&
+    sed -n '/^==== options$/,/^Breakpoint/p' "$out/step.out" | grep -qxF "The current disassembler options are ''"
+check $? "x/4i on TL code of a target with TL registers shows tl.load without set disassembler-options, which stays empty"
 # After tl_sequence: ttype int8 (its last write), tshape [2, 8, 16], and tl2
 # = the 256 bytes src[256 .. 511] = (7i + 3) mod 256 (7 * 256 = 0 mod 256),
 # zero beyond (a load clears the rest of the register): by hand.
@@ -145,7 +150,9 @@ grep -qx '\$1 = 0x20810' "$out/p.txt" && grep -qx '\$2 = 122' "$out/p.txt"
 check $? "p/x \$tshape = 0x20810; p \$tl2.b[17] = 122 ((7*17 + 3) mod 256)"
 grep -q "info tl: 'tl32' is not a TL register (tl0 .. tl31)" "$out/step.out"
 check $? "info tl tl32: one error naming the TL registers"
-grep -q '^step guest: done' "$out/step_uart.txt" || true
+section "info registers" >"$out/regs_plain.txt"
+grep -qE '^pc ' "$out/regs_plain.txt" && ! grep -qE '^tl[0-9]+ ' "$out/regs_plain.txt"
+check $? "a plain info registers lists the general registers, not the 32 KiB of tile registers"
 
 # ---- 3. gdbserver in TL-QEMU's Linux; 4. a core file of that kernel ----
 export TL_DEMO_DIR="$BUILD_DIR/gdb-guest" TL_DEMO_ADD="$GDBSERVER $src/guest/tl_gdb_target.c"
@@ -182,12 +189,13 @@ p \$tl2.b[3]
 p/x \$tshape
 p \$tl1.b[63]
 set var \$tl2.b[3] = 119
+set var \$tmask_ls = 5
 echo ==== after write\n
 p \$tl2.b[3]
 continue
 GDB
 gdb_batch -x "$out/server.gdb" >"$out/server.out" 2>&1
-wait "$qpid"; qrc=$?; qpid=""
+wait "$qpid"; qpid=""
 tr -d '\r' <"$console.raw" >"$console"
 grep -qE '^ttype +0x00000002 +int8$' "$out/server.out" && grep -qE '^tshape +0x00020408 +\[2, 4, 8\]$' "$out/server.out"
 check $? "gdb through gdbserver: info tl shows the TL CSRs of the stopped process (int8, tshape [2, 4, 8])"
@@ -198,8 +206,10 @@ check $? "reads through gdbserver: tl2.b[3] = 26 (3*5+1+10), tshape 0x20408, tl1
 grep -qx '\$4 = 119' "$out/server.out"
 check $? "gdb writes tl2.b[3] = 119 through gdbserver (NT_RISCV_XTL) and reads it back"
 want_sum=$("$PY" -c 'print(sum(min(255, (5 * i + 1) % 256 + 10) for i in range(64)) - 26 + 119)')
-grep -q "^tl-gdb-target: tl2\[3\] = 119, tl2 sum = $want_sum, tshape = 0x20408" "$console"
-check $? "the process continues with gdb's write: it stores tl2[3] = 119 (sum $want_sum)"
+grep -q "^tl-gdb-target: tl2\[3\] = 119, tl2 sum = $want_sum, tshape = 0x20408, tmask_ls = 0x5, tinit = 0x7$" "$console"
+check $? "the process continues with gdb's writes: tl2[3] = 119 (sum $want_sum), and tmask_ls = 5, which it never wrote, is initialized (tinit 0x7)"
+! grep -q 'Warning: ptrace' "$console"
+check $? "gdbserver gives no ptrace warning (also for the threads without TL state)"
 
 sed -n '/^tl-gdb: core begin/,/^tl-gdb: core end/p' "$console" | sed '1d;$d' | base64 -d 2>/dev/null |
     gunzip >"$out/core" 2>/dev/null
@@ -210,6 +220,7 @@ check $? "the two-thread TL program dumped core in the guest (SIGABRT), $size by
 cat >"$out/core.gdb" <<GDB
 set pagination off
 info threads
+thread apply all -c info tl
 thread apply all -c printf "THREAD tl1[0]=%d tl1[200]=%d tl3[0]=%d tl3[255]=%d ttype=%d tshape=%#x\\n", \$tl1.b[0], \$tl1.b[200], \$tl3.b[0], \$tl3.b[255], \$ttype, \$tshape
 GDB
 gdb_batch -x "$out/core.gdb" "$target" "$out/core" >"$out/core.out" 2>&1
@@ -222,7 +233,8 @@ for k in range(2):
 got=$(grep '^THREAD ' "$out/core.out" | sort)
 [ "$got" = "$want" ]
 check $? "gdb PROG core: each TL thread's registers and CSRs from its NT_RISCV_XTL note ($(echo "$got" | wc -l) threads)"
-grep -q '<unavailable>\|value is not available' "$out/core.out"
-check $? "the thread that never used TL has no TL note: its TL registers are unavailable"
+grep -q '<unavailable>\|value is not available' "$out/core.out" &&
+    grep -q "this thread has no TL state" "$out/core.out"
+check $? "the thread that never used TL has no TL note: its TL registers are unavailable, info tl says so"
 
 tap_end

@@ -6,7 +6,8 @@
  *                          in gdb_stop_here() for gdbserver's client, then
  *                          stores tl2 and prints what it holds, so that a
  *                          write made by gdb shows: "tl-gdb-target: tl2[3] =
- *                          N, tl2 sum = S, tshape = 0x..."
+ *                          N, tl2 sum = S, tshape = 0x..., tmask_ls = 0x...,
+ *                          tinit = 0x..." (tmask_ls is not written here)
  *   tl-gdb-target core     two threads with different TL state (thread k:
  *                          ttype int8, tl1[i] = (i + 16k) & 0xff, tl3 = tl1 +
  *                          k + 1), then abort(): a core dump with one
@@ -46,8 +47,9 @@ static int attach_mode(void)
     for (int i = 0; i < 64; i++) {
         sum += out[i];
     }
-    printf("tl-gdb-target: tl2[3] = %u, tl2 sum = %u, tshape = 0x%x\n", out[3], sum,
-           (unsigned)tl_csr_read(TL_CSR_TSHAPE));
+    printf("tl-gdb-target: tl2[3] = %u, tl2 sum = %u, tshape = 0x%x, tmask_ls = 0x%x, tinit = 0x%x\n",
+           out[3], sum, (unsigned)tl_csr_read(TL_CSR_TSHAPE), (unsigned)tl_csr_read(TL_CSR_TMASK_LS),
+           (unsigned)tl_csr_read(TL_CSR_TINIT));
     return 0;
 }
 
