@@ -134,7 +134,7 @@ rc=0
 check $? "tl-fw-run runs the example firmware suite on the installed qemu-system-riscv64: 3 ok, JUnit with 3 tests (exit $rc)"
 [ "$rc" -eq 0 ] || show "$W/fw.log"
 rc=0
-"$P/bin/tl-fw-run" --timeout 20 "$fw/build/demo_failure.elf" >"$W/fw-fail.log" 2>&1 || rc=$?
+"$P/bin/tl-fw-run" --timeout 20 --out-dir "$W/fw-fail-runs" "$fw/build/demo_failure.elf" >"$W/fw-fail.log" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] && grep -q '^not ok ' "$W/fw-fail.log"
 check $? "tl-fw-run reports the deliberately failing firmware as not ok, exit 1 (exit $rc)"
 
