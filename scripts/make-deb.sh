@@ -37,7 +37,10 @@ t0=$SECONDS
 version=$(tl_version)
 qemu_version=$("$stage$prefix/bin/qemu-system-riscv64" --version | sed -n '1s/^QEMU emulator version \([0-9.]*\).*/\1/p')
 binutils_version=$("$stage$prefix/bin/riscv64-linux-gnu-as" --version | sed -n '1s/.* \([0-9][0-9.]*\)$/\1/p')
-gdb_version=$("$stage$prefix/bin/riscv64-linux-gnu-gdb" --version | sed -n '1s/^GNU gdb .* \([0-9][0-9.]*\)$/\1/p')
+# (gdb starts its Python, which must not leave byte-code caches in the tree.)
+gdb_version=$(PYTHONDONTWRITEBYTECODE=1 "$stage$prefix/bin/riscv64-linux-gnu-gdb" -nx --version |
+              sed -n '1s/^GNU gdb .* \([0-9][0-9.]*\)$/\1/p')
+find "$stage" -type d -name __pycache__ -prune -exec rm -rf {} +
 linux_version=$(sed -n 's/^# Linux\/riscv \([0-9.]*\) Kernel Configuration$/\1/p' "$stage$prefix/share/tl-qemu/linux/config")
 [ -n "$qemu_version" ] && [ -n "$binutils_version" ] && [ -n "$linux_version" ] && [ -n "$gdb_version" ] ||
     die "cannot tell the QEMU, binutils or Linux version of the installed tree in $stage (got '$qemu_version', '$binutils_version', '$linux_version')"
