@@ -82,7 +82,7 @@ set pagination off
 set confirm off
 file $elf
 target remote 127.0.0.1:$port
-x/4i 0x80000034
+x/16i tl_sequence
 echo ==== options\n
 show disassembler-options
 break tl_sequence
@@ -107,9 +107,9 @@ GDB
 TL_STEP_OUT="$out/steps.jsonl" gdb_batch -x "$out/step.gdb" >"$out/step.out" 2>&1
 kill "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null; qpid=""
 relay_cmd --prefix "stepping: " -- "$PY" "$src/check_steps.py" "$out/steps.jsonl" "$out/step_guest.objdump"
-grep -qP '^\s+0x80000034 <tl_sequence\+\d+>:\ttl\.load\t' "$out/step.out" &&
+grep -qP '^\s+0x[0-9a-f]+ <tl_sequence\+\d+>:\ttl\.load\t' "$out/step.out" &&
     sed -n '/^==== options$/,/^Breakpoint/p' "$out/step.out" | grep -qxF "The current disassembler options are ''"
-check $? "x/4i on TL code of a target with TL registers shows tl.load without set disassembler-options, which stays empty"
+check $? "x/16i tl_sequence on a target with TL registers shows tl.load without set disassembler-options, which stays empty"
 # After tl_sequence: ttype int8 (its last write), tshape [2, 8, 16], and tl2
 # = the 256 bytes src[256 .. 511] = (7i + 3) mod 256 (7 * 256 = 0 mod 256),
 # zero beyond (a load clears the rest of the register): by hand.
