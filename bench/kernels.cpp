@@ -12,7 +12,8 @@
  * times in nanoseconds per kernel call (median of BENCH_SAMPLES samples), TL_NS
  * and CHECK "-" when the TL kernel is not run.  "kernels scale" prints the
  * scaling table instead ("scale ..." lines, see run_scaling).  Never asserts
- * a timing.
+ * a timing.  "kernels_rv once NAME" runs one call of a kernel's TL version and
+ * nothing else, so that tlstat's byte count of the run is that of one call.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -320,6 +321,28 @@ void run_scaling()
     }
 }
 
+#if BENCH_WITH_TL
+/* No warm-up, plain version or timing: every TL instruction of the process belongs to the one call. */
+int run_once(const char *name)
+{
+    unsigned seed = 0;
+    for (const Case &c : kCases) {
+        ++seed;
+        if (std::strcmp(name, c.name) != 0) continue;
+        Bufs b;
+        b.a = pattern(c.in_a, seed);
+        b.b = pattern(c.in_b ? c.in_b : 1, seed + 100);
+        b.out_tl.assign(c.out, 0xEE);
+        c.run_tl(b);
+        __asm__ volatile("" : : "r"(b.out_tl.data()) : "memory");
+        std::printf("once %s\n", c.name);
+        return 0;
+    }
+    std::fprintf(stderr, "kernels_rv: no kernel named '%s'\n", name);
+    return 2;
+}
+#endif
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -328,6 +351,9 @@ int main(int argc, char **argv)
         run_scaling();
         return 0;
     }
+#if BENCH_WITH_TL
+    if (argc == 3 && std::strcmp(argv[1], "once") == 0) return run_once(argv[2]);
+#endif
     /* Optional: kernels_rv NAME [tl] runs one kernel (tl: only its TL version, for profiling). */
     const char *only = argc > 1 ? argv[1] : nullptr;
     const bool tl_only = argc > 2 && std::strcmp(argv[2], "tl") == 0;

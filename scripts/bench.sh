@@ -6,6 +6,8 @@
 #     plain C++ kernels native (g++ -O3 -march=native; -O2 beside), scalar
 #     riscv64 under stock qemu-riscv64, and vectorized for RVV 1.0 (clang-16
 #     -O3 -march=rv64gcv) under stock qemu-riscv64 at VLEN 128 and 256;
+#     and each TL kernel against its floor: the bytes one call moves (counted
+#     by the tlstat plugin over `kernels_rv once NAME`) at host memcpy speed;
 #  3. tl.load / tl.store under qemu-system-riscv64 (bare metal) vs user mode;
 #  4. scaling: kernels from 16 KiB to 16 MiB (TL under QEMU vs native), and
 #     qemu-system-riscv64 throughput with 1 and 2 harts running TL (MTTCG);
@@ -43,6 +45,7 @@ esac
 qemu_stock=$("$TL_REPO/scripts/build-stock-qemu.sh")
 qemu_user="$BUILD_DIR/qemu/qemu-riscv64"
 qemu_system="$BUILD_DIR/qemu/qemu-system-riscv64"
+tlstat="$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so"
 
 src="$TL_REPO/bench"
 out="$BUILD_DIR/bench"
@@ -116,6 +119,15 @@ if [ -z "$only" ]; then
                 -nographic -monitor none -serial stdio -display none -kernel "$out/smp${cfg#*x}.elf"
         done
     done
+    # Not timed, so one run is enough: the byte count does not vary.  The
+    # file name is report.py's bytes_file(): kernel names hold "(" and "+".
+    log "counting the bytes one call of each TL kernel moves (tlstat)"
+    mapfile -t kernel_names < <(awk '$1 == "kernel" { print $2 }' "$raw/kernels_rv.1.txt")
+    for k in "${kernel_names[@]}"; do
+        safe=${k//[^A-Za-z0-9_.-]/_}
+        run "once_$safe" 1 "$qemu_user" -cpu rv64,xtl=on \
+            -plugin "$tlstat,outfile=$raw/bytes_$safe.txt,format=json" "$out/kernels_rv" once "$k"
+    done
 fi
 # ---- parity: the same non-TL programs under an unpatched QEMU and TL-QEMU ----
 pairs=${BENCH_PARITY_PAIRS:-5}
@@ -161,5 +173,5 @@ python3 "$src/report.py" "$raw" ${only:+"$only"}
 echo
 "$TL_REPO/scripts/bench-linux.sh"
 echo
-"$src/plugin_overhead.sh" "$qemu_user" "$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so" \
+"$src/plugin_overhead.sh" "$qemu_user" "$tlstat" \
     "$out/kernels_rv" "$out/plugin" "$runs" "$out/tl_insn"
