@@ -64,16 +64,38 @@ typedef struct tl_mem_plan {
 } tl_mem_plan;
 
 /*
+ * Plans recently computed, by the CSR values they were computed from: a
+ * program alternating between a few CSR settings (a load with the source's
+ * row pitch, a store with the destination's) finds its plans here instead
+ * of computing them again after every CSR write.
+ */
+enum { TL_MEM_PLAN_KEY_WORDS = 6, TL_MEM_PLAN_CACHE_SIZE = 4 };
+typedef struct tl_mem_plan_entry {
+    uint32_t key[TL_MEM_PLAN_KEY_WORDS];
+    tl_mem_plan plan;
+} tl_mem_plan_entry;
+
+/*
  * TL state of one hart: the architectural state (registers, CSRs and their
- * initialized flags), copied and migrated as is, and a cache derived from
- * the CSRs that every CSR change invalidates (mem_plan_valid = 0).
+ * initialized flags), copied and migrated as is, and caches derived from
+ * the CSRs: the current plans, which every CSR change invalidates
+ * (mem_plan_valid = 0), and the plans of recent CSR values (plan_cache,
+ * plan_cache_used entries), which never go stale.
  */
 typedef struct tl_state {
-    uint8_t reg[TL_NUM_REGS][TL_REG_BYTES]; /* reg[0] is kept all-zero */
+    /*
+     * reg[0] is kept all-zero.  Cache-line aligned: the copies of the
+     * memory instructions move whole 64-byte vectors, and a vector store
+     * that straddles two lines costs about twice one that does not.
+     */
+    uint8_t reg[TL_NUM_REGS][TL_REG_BYTES] __attribute__((aligned(64)));
     uint32_t csr[TL_CSR_COUNT];
     uint32_t csr_initialized;               /* bit i: csr[i] written since reset */
     uint32_t mem_plan_valid;                /* bit m: mem_plan[m] is current */
     tl_mem_plan mem_plan[2];                /* [masked] */
+    uint32_t plan_cache_used;
+    uint32_t plan_cache_next;               /* the entry to replace when all are used */
+    tl_mem_plan_entry plan_cache[TL_MEM_PLAN_CACHE_SIZE];
 } tl_state;
 
 /* Reasons an instruction does not complete.  TL_OK is success. */

@@ -278,6 +278,25 @@ const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
     tl_mem_plan *p = &s->mem_plan[masked];
     const uint32_t bit = uint32_t{1} << unsigned(masked);
 
+    /* Everything PlanMemoryAccess reads. */
+    const uint32_t key[TL_MEM_PLAN_KEY_WORDS] = {
+        s->csr[TL_CSR_TTYPE],
+        s->csr[TL_CSR_TSHAPE],
+        masked ? s->csr[TL_CSR_TMASK_LS] : 0,
+        s->csr[TL_CSR_TMASK_LOAD_STRIDE],
+        s->csr[TL_CSR_TMASK_LOAD_WIDTH],
+        (s->csr_initialized & 0xFFu) | uint32_t(masked) << 8,
+    };
+    const uint32_t used = s->plan_cache_used < TL_MEM_PLAN_CACHE_SIZE ? s->plan_cache_used
+                                                                      : TL_MEM_PLAN_CACHE_SIZE;
+    for (uint32_t i = 0; i < used; i++) {
+        if (memcmp(s->plan_cache[i].key, key, sizeof(key)) == 0) {
+            *p = s->plan_cache[i].plan;
+            s->mem_plan_valid |= bit;
+            return p;
+        }
+    }
+
     MemPlan m;
     const tl_status st = PlanMemoryAccess(s, masked, &m);
     *p = tl_mem_plan{};
@@ -298,6 +317,12 @@ const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
             p->span = last * uint64_t(m.pitch) + m.width;
         }
     }
+    const uint32_t slot = used < TL_MEM_PLAN_CACHE_SIZE
+                              ? used
+                              : s->plan_cache_next++ % TL_MEM_PLAN_CACHE_SIZE;
+    memcpy(s->plan_cache[slot].key, key, sizeof(key));
+    s->plan_cache[slot].plan = *p;
+    s->plan_cache_used = used < TL_MEM_PLAN_CACHE_SIZE ? used + 1 : used;
     s->mem_plan_valid |= bit;
     return p;
 }

@@ -87,6 +87,8 @@ void tl_state_reset(tl_state *s)
 void tl_state_sanitize(tl_state *s)
 {
     s->mem_plan_valid = 0;
+    s->plan_cache_used = 0;
+    s->plan_cache_next = 0;
     memset(s->reg[0], 0, sizeof(s->reg[0]));
     s->csr_initialized = (s->csr_initialized & kAllCsrFlags) | CsrBit(TL_CSR_TTYPE);
     for (unsigned i = 0; i < TL_CSR_COUNT; i++) {
