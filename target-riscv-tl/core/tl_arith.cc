@@ -17,6 +17,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "tl_float.h"
 
@@ -176,9 +179,54 @@ void MultiplySaturateU8Sse2(uint8_t *dst, const uint8_t *src, uint64_t scalar)
 }
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * int8 on hosts with AVX2, chosen at start-up: 32 elements per step, with
+ * the saturating byte add / subtract and 16-bit multiply of the ISA.  The
+ * results are those of SaturatingAdd / SaturatingMul element by element.
+ */
+#define TL_AVX2_ARITH 1
+const bool kArithHasAvx2 = __builtin_cpu_supports("avx2");
+
+__attribute__((target("avx2"))) void AddSaturateU8Avx2(uint8_t *dst, const uint8_t *src,
+                                                       int32_t k)
+{
+    /* k is an int8 immediate: -k fits an unsigned byte. */
+    const __m256i kk = _mm256_set1_epi8(char(uint8_t(k >= 0 ? k : -k)));
+    for (size_t i = 0; i < TL_REG_BYTES; i += 32) {
+        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i));
+        const __m256i r = k >= 0 ? _mm256_adds_epu8(x, kk) : _mm256_subs_epu8(x, kk);
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), r);
+    }
+}
+
+/* scalar < 255: the products fit 16 bits. */
+__attribute__((target("avx2"))) void MultiplySaturateU8Avx2(uint8_t *dst, const uint8_t *src,
+                                                            uint64_t scalar)
+{
+    const __m256i s = _mm256_set1_epi16(int16_t(scalar));
+    const __m256i max = _mm256_set1_epi16(255);
+    for (size_t i = 0; i < TL_REG_BYTES; i += 32) {
+        const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+        const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 16));
+        const __m256i p0 = _mm256_min_epu16(_mm256_mullo_epi16(_mm256_cvtepu8_epi16(x0), s), max);
+        const __m256i p1 = _mm256_min_epu16(_mm256_mullo_epi16(_mm256_cvtepu8_epi16(x1), s), max);
+        /* packus works within 128-bit lanes: put the quadwords back in order */
+        const __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi16(p0, p1), 0xD8);
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), r);
+    }
+}
+#endif
+
 /* Integer tl.addi / tl.muls through the vector paths; false when not available. */
 bool AddIntegerFast(ElemType type, uint8_t *dst, const uint8_t *src, int32_t imm)
 {
+#if defined(TL_AVX2_ARITH)
+    if (type == ElemType::kInt8 && kArithHasAvx2) {
+        AddSaturateU8Avx2(dst, src, imm);
+        return true;
+    }
+#endif
 #if defined(TL_VECTOR_ARITH)
     switch (type) {
     case ElemType::kInt8: AddSaturateVec<V16u8, uint8_t>(dst, src, imm); return true;
@@ -197,6 +245,12 @@ bool MultiplyIntegerFast(ElemType type, uint8_t *dst, const uint8_t *src, uint64
     switch (type) {
     case ElemType::kInt8:
         if (scalar < kIntMax<8>) {
+#if defined(TL_AVX2_ARITH)
+            if (kArithHasAvx2) {
+                MultiplySaturateU8Avx2(dst, src, scalar);
+                return true;
+            }
+#endif
 #if defined(__SSE2__)
             MultiplySaturateU8Sse2(dst, src, scalar);
 #else
