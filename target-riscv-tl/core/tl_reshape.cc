@@ -102,6 +102,7 @@ inline void DispatchRunBytes(size_t run_bytes, Body body)
     case 8: body(std::integral_constant<size_t, 8>{}); break;
     case 16: body(std::integral_constant<size_t, 16>{}); break;
     case 32: body(std::integral_constant<size_t, 32>{}); break;
+    case 64: body(std::integral_constant<size_t, 64>{}); break;
     default: body(std::integral_constant<size_t, 0>{}); break;
     }
 }
@@ -217,6 +218,23 @@ void TransposeSimple(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t 
     }
 }
 
+/*
+ * Two rows of runs: out row q = (run q of row 0, run q of row 1), the
+ * interleaving of two halves (a channel concatenation as one tl.xpose).
+ * The general loop spends more on its two-iteration inner loop than on
+ * the copies.
+ */
+template <size_t kRun>
+void TransposeTwoRows(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch,
+                      size_t cols, size_t run)
+{
+    const uint8_t *s0 = src, *s1 = src + src_pitch;
+    for (size_t q = 0; q < cols; ++q, dst += dst_pitch, s0 += run, s1 += run) {
+        CopyRun<kRun>(dst, s0, run);
+        CopyRun<kRun>(dst + run, s1, run);
+    }
+}
+
 #if defined(__SSE2__)
 /*
  * Byte matrices in 16 x 16 blocks held in SSE registers.  One round
@@ -275,6 +293,10 @@ void Transpose2D(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_
         TransposeBlocked<2>(dst, dst_pitch, src, src_pitch, rows, cols);
     } else if (run == 4 && rows % 2 == 0 && cols % 2 == 0) {
         TransposeBlocked<4>(dst, dst_pitch, src, src_pitch, rows, cols);
+    } else if (rows == 2) {
+        DispatchRunBytes(run, [&](auto fixed) {
+            TransposeTwoRows<decltype(fixed)::value>(dst, dst_pitch, src, src_pitch, cols, run);
+        });
     } else {
         DispatchRunBytes(run, [&](auto fixed) {
             TransposeSimple<decltype(fixed)::value>(dst, dst_pitch, src, src_pitch, rows, cols, run);
