@@ -406,9 +406,31 @@ static inline bool xtl_plugin_watches_memory(CPURISCVState *env)
 }
 #endif
 
-static uint8_t *xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
-                              uint64_t addr_mask, MMUAccessType type, int mmu_idx,
-                              uintptr_t ra)
+#ifdef CONFIG_USER_ONLY
+/*
+ * The common case of xtl_fast_host, inline in the helpers: the span lies in
+ * the range this thread last found mapped for the access, and nothing has
+ * changed since.  User mode has no pointer masking (riscv_pm_get_pmm), so
+ * addresses are used as they are.
+ */
+static inline uint8_t *xtl_checked_host(CPURISCVState *env, uint64_t addr, uint64_t span,
+                                        uint64_t addr_mask, bool is_store)
+{
+    const XtlCheckedRange *checked = &xtl_checked_range[is_store];
+    uint64_t last = addr + span - 1;
+
+    if (likely(checked->generation == qatomic_read(&page_flags_generation) &&
+               addr >= checked->first && last <= checked->last && last >= addr &&
+               last <= addr_mask && checked->last > checked->first && !xtl_plugin_watches_memory(env))) {
+        return g2h(env_cpu(env), addr);
+    }
+    return NULL;
+}
+#endif
+
+static uint8_t * __attribute__((noinline))
+xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
+              uint64_t addr_mask, MMUAccessType type, int mmu_idx, uintptr_t ra)
 {
     uint64_t first_page = addr & TARGET_PAGE_MASK;
     uint64_t last = addr + span - 1;
@@ -439,9 +461,24 @@ static uint8_t *xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
     if (probe_access_flags(env, addr, 1, type, mmu_idx, true, &h, ra)) {
         return NULL;
     }
+    const int need = type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ;
+    target_ulong map_first, map_last;
+    /*
+     * Remember the whole run of pages with the same flags around addr (the
+     * buffer's mapping), so that the next accesses to it need no lookup.
+     * An odd generation is a change of the flags in progress; a changed
+     * one, a lookup that may have seen a range being rewritten.
+     */
+    if (!(generation & 1) && page_flags_range(addr, need, &map_first, &map_last) &&
+        qatomic_read(&page_flags_generation) == generation && last <= map_last) {
+        checked->generation = generation;
+        checked->first = map_first;
+        checked->last = map_last;
+        return h;
+    }
     if ((last & TARGET_PAGE_MASK) != first_page &&
         !page_check_range(first_page + TARGET_PAGE_SIZE, last - first_page - TARGET_PAGE_SIZE + 1,
-                          type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ)) {
+                          need)) {
         return NULL;
     }
     checked->generation = generation;
@@ -498,8 +535,9 @@ xtl_mem_insn_general(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
     xtl_finish(env, st, ra);
 }
 
-static inline void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
-                                target_ulong base, bool is_store, uintptr_t ra)
+static void __attribute__((noinline))
+xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
+             target_ulong base, bool is_store, uintptr_t ra)
 {
     uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
     const tl_mem_plan *plan;
@@ -510,13 +548,19 @@ static inline void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, i
         uint8_t *host = NULL;
 
         if (plan->span != 0) {
+            const uint64_t first = tl_mem_plan_first(plan, imm, base, addr_mask);
 #ifdef CONFIG_USER_ONLY
             const int mmu_idx = MMUIdx_U;       /* the only one; user-mode probes ignore it */
+
+            host = xtl_checked_host(env, first, plan->span, addr_mask, is_store);
+            if (!host)
 #else
             const int mmu_idx = riscv_env_mmu_index(env, false);
 #endif
-            host = xtl_fast_host(env, tl_mem_plan_first(plan, imm, base, addr_mask), plan->span,
-                                 addr_mask, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD, mmu_idx, ra);
+            {
+                host = xtl_fast_host(env, first, plan->span, addr_mask,
+                                     is_store ? MMU_DATA_STORE : MMU_DATA_LOAD, mmu_idx, ra);
+            }
         }
         if (likely(host || plan->span == 0)) {
             if (is_store) {
@@ -530,15 +574,99 @@ static inline void xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, i
     xtl_mem_insn_general(env, tlr, masked, imm, base, is_store, addr_mask, ra);
 }
 
+#ifndef CONFIG_USER_ONLY
+/*
+ * The softmmu fast path's test, for a span within one page: the TLB entry
+ * of the page matches without any flag, so the page is RAM that this
+ * access may reach as a whole (no MMIO, watchpoint, code to invalidate or
+ * PMP region smaller than the page, which all leave flags in the entry).
+ */
+static inline uint8_t *xtl_tlb_host(CPURISCVState *env, uint64_t addr, uint64_t span,
+                                    MMUAccessType type, int mmu_idx)
+{
+    CPUState *cs = env_cpu(env);
+    const CPUTLBDescFast *fast = &cs->neg.tlb.f[mmu_idx];
+    const CPUTLBEntry *entry;
+    uint64_t last = addr + span - 1;
+
+    if (((last ^ addr) & TARGET_PAGE_MASK) || last < addr) {
+        return NULL;
+    }
+    entry = &fast->table[(addr >> TARGET_PAGE_BITS) & (fast->mask >> CPU_TLB_ENTRY_BITS)];
+    if (qatomic_read(&entry->addr_idx[type]) != (addr & TARGET_PAGE_MASK)) {
+        return NULL;
+    }
+    return (uint8_t *)(uintptr_t)(addr + entry->addend);
+}
+#endif
+
+/*
+ * The common case in as few steps as possible: the current CSRs give a
+ * contiguous block (the plan is cached), the block lies in memory found
+ * accessible without a lookup (user mode: the range last found mapped;
+ * system mode: a TLB hit), and one copy does the rest.  False when
+ * anything else applies (xtl_mem_insn then handles it).
+ */
+static inline bool xtl_mem_insn_contiguous(CPURISCVState *env, uint32_t tlr, bool masked,
+                                           int32_t imm, target_ulong base, bool is_store)
+{
+    tl_state *s = &env->xtl;
+    const tl_mem_plan *plan = &s->mem_plan[masked];
+    uint64_t addr_mask, first;
+    uint8_t *host;
+
+    /* contiguous is only ever set in a plan whose status is TL_OK */
+    if (unlikely(!((s->mem_plan_valid >> masked) & 1) || !plan->contiguous)) {
+        return false;
+    }
+    addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
+    first = tl_mem_plan_first(plan, imm, base, addr_mask);
+#ifdef CONFIG_USER_ONLY
+    host = xtl_checked_host(env, first, plan->block_bytes, addr_mask, is_store);
+    if (unlikely(!host)) {
+        return false;
+    }
+    env->xtl_in_use = true;
+#else
+    if (smstateen_acc_ok(env, 0, SMSTATEEN0_CS) != RISCV_EXCP_NONE) {
+        return false;
+    }
+    if (first + plan->block_bytes - 1 > addr_mask) {
+        return false;
+    }
+    host = xtl_tlb_host(env, adjust_addr(env, first), plan->block_bytes,
+                        is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
+                        riscv_env_mmu_index(env, false));
+    if (unlikely(!host)) {
+        return false;
+    }
+#endif
+    if (is_store) {
+        tl_bulk_copy(host, s->reg[tlr], plan->block_bytes);     /* reg[0] is all-zero */
+    } else if (tlr != 0) {
+        tl_bulk_copy(s->reg[tlr], host, plan->block_bytes);
+        if (plan->block_bytes != TL_REG_BYTES) {
+            memset(s->reg[tlr] + plan->block_bytes, 0, TL_REG_BYTES - plan->block_bytes);
+        }
+    }
+    return true;
+}
+
 void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t masked, int32_t imm,
                       target_ulong base)
 {
+    if (likely(xtl_mem_insn_contiguous(env, tlr, masked, imm, base, false))) {
+        return;
+    }
     xtl_mem_insn(env, tlr, masked, imm, base, false, GETPC());
 }
 
 void HELPER(xtl_store)(CPURISCVState *env, uint32_t tlr, uint32_t masked, int32_t imm,
                        target_ulong base)
 {
+    if (likely(xtl_mem_insn_contiguous(env, tlr, masked, imm, base, true))) {
+        return;
+    }
     xtl_mem_insn(env, tlr, masked, imm, base, true, GETPC());
 }
 

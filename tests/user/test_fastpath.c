@@ -169,6 +169,30 @@ int main(void)
     tl_check(memcmp(got, want, 1024) == 0,
              "clearing tmask_load_stride's flag through tinit makes the pitch the width again");
 
+    /*
+     * More CSR settings in turn than the core keeps plans for (a load with
+     * one pitch, a store with another, ...), twice: every load still
+     * follows the CSRs of the moment.
+     */
+    fill_region(5);
+    {
+        static const struct { uint32_t d0, s, w; int32_t p; } cfg[6] = {
+            {8, 128, 128, 128}, {8, 128, 64, 256}, {2, 200, 200, 512},
+            {16, 64, 64, 1000}, {8, 128, 100, 128}, {32, 32, 32, 32},
+        };
+        int all_right = 1;
+        for (unsigned round = 0; round < 2; round++) {
+            for (unsigned k = 0; k < 6; k++) {
+                set_csrs(TL_SHAPE(cfg[k].d0, 1, cfg[k].s), cfg[k].w, cfg[k].p);
+                tl_load(1, 0, region + 64 * k);
+                model_load(region + 64 * k, cfg[k].d0, cfg[k].s, cfg[k].w, cfg[k].p, 0xFFFFFFFFu);
+                store_reg1();
+                all_right &= memcmp(got, want, 1024) == 0;
+            }
+        }
+        tl_check(all_right, "six CSR settings in turn, twice: each load gives the ISA's bytes");
+    }
+
     /* 6. a TL store over translated code: the new code runs */
     uint8_t *code = mmap(NULL, PG, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     static uint32_t insns[256];
@@ -239,6 +263,29 @@ int main(void)
              "a store of a span just stored, after mprotect(PROT_READ) of its second page: SIGSEGV "
              "there (%p, want %p), nothing written (%d)", tl_trap_addr, (void *)(m + 3 * PG), kept);
     mprotect(m + 3 * PG, PG, PROT_READ | PROT_WRITE);
+
+    /*
+     * A 1 KiB load from the first page of a mapping, then another page of
+     * the same mapping made inaccessible: a load there faults (the range a
+     * load finds mapped may be the whole mapping, not only its own pages).
+     */
+    set_csrs(TL_SHAPE(32, 1, 32), 32, 32);
+    tl_load(1, 0, m);
+    tl_load(1, 0, m + 1024);
+    mprotect(m + 2 * PG, PG, PROT_NONE);
+    sig = TL_TRAPS(tl_load(1, 0, m + 2 * PG + 1024));
+    tl_check(sig == SIGSEGV && tl_trap_addr == m + 2 * PG + 1024,
+             "a contiguous load from a page of a mapping made PROT_NONE after loads from its first "
+             "page: SIGSEGV there (%p, want %p)", tl_trap_addr, (void *)(m + 2 * PG + 1024));
+    mprotect(m + 2 * PG, PG, PROT_READ | PROT_WRITE);
+    tl_store(1, 0, m + 1024);
+    munmap(m + 3 * PG, PG);
+    sig = TL_TRAPS(tl_store(1, 0, m + 3 * PG));
+    tl_check(sig == SIGSEGV && tl_trap_addr == m + 3 * PG,
+             "a contiguous store to a page of a mapping unmapped after stores to its first page: "
+             "SIGSEGV there (%p, want %p)", tl_trap_addr, (void *)(m + 3 * PG));
+    again = mmap(m + 3 * PG, PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    tl_check(again == m + 3 * PG, "the unmapped page mapped again");
 
     /* code translated on a page between two stores to it */
     insns[0] = (3u << 20) | (10 << 7) | 0x13;                /* li a0, 3 */
