@@ -37,14 +37,19 @@ uint32_t interleave_row_blocks(uint8_t *out, const uint8_t *a, const uint8_t *b,
     using Block = Tile2D<int8, 32, 32, RegLo>;
     using BlockHi = Tile2D<int8, 32, 32, RegHi>;
     uint32_t done = 0;
+    if (rows < N) {
+        return 0;
+    }
+    /* Contiguous 1 KiB blocks; TXPOSE writes only ttype (int8, unchanged). */
+    const TileRows<Block> io(32);
+    Block lo;
+    BlockHi hi;
     for (; rows - done >= N; done += N) {
-        Block lo;
-        BlockHi hi;
-        TLOAD(lo, GlobalTensor<int8, 2>(a + size_t(done) * RB, {32, 32}));
-        TLOAD(hi, GlobalTensor<int8, 2>(b + size_t(done) * RB, {32, 32}));
+        io.load(lo, a + size_t(done) * RB);
+        io.load(hi, b + size_t(done) * RB);
         TXPOSE<0, 1>(lo, hi, XposeShape<2, N, RB, 1>{});
-        TSTORE(GlobalTensor<int8, 2>(out + size_t(done) * 2 * RB, {32, 32}), lo);
-        TSTORE(GlobalTensor<int8, 2>(out + size_t(done) * 2 * RB + 1024, {32, 32}), hi);
+        io.store(out + size_t(done) * 2 * RB, lo);
+        io.store(out + size_t(done) * 2 * RB + 1024, hi);
     }
     return done;
 }

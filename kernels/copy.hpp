@@ -28,10 +28,13 @@ void copy_bytes(uint8_t *dst, const uint8_t *src, size_t bytes)
 {
     using Block = Tile2D<int8, 32, 32, Reg>;
     size_t done = 0;
-    for (; bytes - done >= 1024; done += 1024) {
+    if (bytes >= 1024) {
+        const TileRows<Block> blocks(32);
         Block t;
-        TLOAD(t, GlobalTensor<int8, 2>(src + done, {32, 32}));
-        TSTORE(GlobalTensor<int8, 2>(dst + done, {32, 32}), t);
+        for (; bytes - done >= 1024; done += 1024) {
+            blocks.load(t, src + done);
+            blocks.store(dst + done, t);
+        }
     }
     if (done < bytes) {
         const uint32_t rest = uint32_t(bytes - done);
@@ -49,15 +52,81 @@ void copy_bytes(uint8_t *dst, const uint8_t *src, size_t bytes)
     }
 }
 
+namespace detail {
+
+template <class E, unsigned Reg>
+void copy2d_tiles(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src);
+
+/*
+ * The whole tiles of rows of W bytes (W = 64 .. 1024, a power of two) in a
+ * copy of `rows` rows of row_bytes bytes: 1024 / W rows per tile, one
+ * tl.load with the source's pitch and one tl.store with the destination's,
+ * the CSRs written once (and the stride before each instruction when the
+ * pitches differ).  Returns the rows and columns (bytes) done: the
+ * rectangle [0, *rows_done) x [0, *bytes_done).
+ */
+template <uint32_t W, unsigned Reg>
+void copy_row_tiles(uint8_t *dst, int64_t dst_pitch, const uint8_t *src, int64_t src_pitch,
+                    uint32_t rows, uint32_t row_bytes, uint32_t *rows_done, uint32_t *bytes_done)
+{
+    using T = Tile<int8, 1024 / W, W / 64, 64, Reg>;
+    constexpr uint32_t R = 1024 / W;
+    const uint32_t full_rows = rows / R * R, full_bytes = row_bytes / W * W;
+    *rows_done = full_rows;
+    *bytes_done = full_bytes;
+    if (full_rows == 0 || full_bytes == 0) {
+        *rows_done = *bytes_done = 0;
+        return;
+    }
+    const TileRows<T> io(src_pitch);
+    const bool same_pitch = src_pitch == dst_pitch;
+    T t;
+    for (uint32_t r0 = 0; r0 < full_rows; r0 += R) {
+        const uint8_t *from = src + int64_t(r0) * src_pitch;
+        uint8_t *to = dst + int64_t(r0) * dst_pitch;
+        for (uint32_t c0 = 0; c0 < full_bytes; c0 += W) {
+            if (!same_pitch) {
+                io.set_pitch(src_pitch);
+            }
+            io.load(t, from + c0);
+            if (!same_pitch) {
+                io.set_pitch(dst_pitch);
+            }
+            io.store(to + c0, t);
+        }
+    }
+}
+
+/* copy_row_tiles with the widest W that fits row_bytes; nothing below 64 bytes. */
+template <unsigned Reg>
+void copy_wide_rows(uint8_t *dst, int64_t dst_pitch, const uint8_t *src, int64_t src_pitch,
+                    uint32_t rows, uint32_t row_bytes, uint32_t *rows_done, uint32_t *bytes_done)
+{
+    *rows_done = *bytes_done = 0;
+    if (row_bytes >= 1024) {
+        copy_row_tiles<1024, Reg>(dst, dst_pitch, src, src_pitch, rows, row_bytes, rows_done, bytes_done);
+    } else if (row_bytes >= 512) {
+        copy_row_tiles<512, Reg>(dst, dst_pitch, src, src_pitch, rows, row_bytes, rows_done, bytes_done);
+    } else if (row_bytes >= 256) {
+        copy_row_tiles<256, Reg>(dst, dst_pitch, src, src_pitch, rows, row_bytes, rows_done, bytes_done);
+    } else if (row_bytes >= 128) {
+        copy_row_tiles<128, Reg>(dst, dst_pitch, src, src_pitch, rows, row_bytes, rows_done, bytes_done);
+    } else if (row_bytes >= 64) {
+        copy_row_tiles<64, Reg>(dst, dst_pitch, src, src_pitch, rows, row_bytes, rows_done, bytes_done);
+    }
+}
+
+} // namespace detail
+
 /*
  * dst = src for 2-D views of equal shape.  For 4-bit types the column count
  * (and the views' first column) must be even.  Two dense views are one
- * contiguous copy.
+ * contiguous copy; otherwise the rows are moved in tiles as wide as they
+ * allow (up to 1 KiB per row), and what is left over in tiles of 16 rows.
  */
 template <class E, unsigned Reg = 1>
 void copy2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
 {
-    using T = CopyTile<E, Reg>;
     TL_API_CHECK("copy2d", dst.shape(0) == src.shape(0) && dst.shape(1) == src.shape(1),
                  "shapes differ");
     const uint32_t rows = src.shape(0), cols = src.shape(1);
@@ -65,6 +134,33 @@ void copy2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
         copy_bytes<Reg>(dst.data(), src.data(), (size_t(rows) * cols * E::bits + 7) / 8);
         return;
     }
+    if constexpr (E::bits >= 8) {
+        uint32_t rows_done, bytes_done;
+        detail::copy_wide_rows<Reg>(dst.data(), dst.stride(0), src.data(), src.stride(0), rows,
+                                    cols * (E::bits / 8), &rows_done, &bytes_done);
+        if (rows_done != 0) {
+            const uint32_t cols_done = bytes_done / (E::bits / 8);
+            if (cols_done < cols) {
+                detail::copy2d_tiles<E, Reg>(dst.sub(0, cols_done, rows_done, cols - cols_done),
+                                             src.sub(0, cols_done, rows_done, cols - cols_done));
+            }
+            if (rows_done < rows) {
+                detail::copy2d_tiles<E, Reg>(dst.sub(rows_done, 0, rows - rows_done, cols),
+                                             src.sub(rows_done, 0, rows - rows_done, cols));
+            }
+            return;
+        }
+    }
+    detail::copy2d_tiles<E, Reg>(dst, src);
+}
+
+namespace detail {
+/* dst = src in tiles of 16 rows of 64 bytes, the edges through the valid region. */
+template <class E, unsigned Reg>
+void copy2d_tiles(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
+{
+    using T = CopyTile<E, Reg>;
+    const uint32_t rows = src.shape(0), cols = src.shape(1);
     for (uint32_t r0 = 0; r0 < rows; r0 += T::D0) {
         const uint32_t vr = rows - r0 < T::D0 ? rows - r0 : T::D0;
         for (uint32_t c0 = 0; c0 < cols; c0 += T::D2) {
@@ -75,6 +171,7 @@ void copy2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
         }
     }
 }
+} // namespace detail
 
 /* dst = src for views of any rank 1..4 and equal shape. */
 template <class E, unsigned Rank, unsigned Reg = 1>
@@ -84,7 +181,7 @@ void copy(const GlobalTensor<E, Rank> &dst, const GlobalTensor<E, Rank> &src)
         TL_API_CHECK("copy", dst.shape(d) == src.shape(d), "shapes differ");
     }
     if constexpr (Rank == 1) {
-        copy2d<E, Reg>(detail::as_matrix(dst), detail::as_matrix(src));
+        copy2d<E, Reg>(tl::detail::as_matrix(dst), tl::detail::as_matrix(src));
     } else if constexpr (Rank == 2) {
         copy2d<E, Reg>(dst, src);
     } else {

@@ -46,7 +46,23 @@ template <int Offset, class E, unsigned Reg = 1>
 void quant_affine(typename E::storage *dst, const typename E::storage *src, size_t n, mul_scalar_t<E> scale)
 {
     static_assert(E::bits >= 8, "quant_affine: flat arrays of 4-bit elements are not supported");
-    constexpr uint32_t C = QuantTile<E, Reg>::D2;
+    using T = QuantTile<E, Reg>;
+    constexpr uint32_t C = T::D2;
+    /* Whole 1 KiB blocks: contiguous tiles, the memory CSRs written once. */
+    const size_t blocks = n / T::elements;
+    if (blocks != 0) {
+        const TileRows<T> io(T::slice_bytes);
+        T t;
+        for (size_t k = 0; k < blocks; ++k) {
+            io.load(t, src + k * T::elements);
+            TADDS<Offset>(t, t);
+            TMULS(t, t, scale);
+            io.store(dst + k * T::elements, t);
+        }
+        dst += blocks * T::elements;
+        src += blocks * T::elements;
+        n -= blocks * T::elements;
+    }
     const uint32_t rows = uint32_t(n / C), tail = uint32_t(n % C);
     if (rows) {
         quant_affine<Offset, E, Reg>(GlobalTensor<E, 2>(dst, {rows, C}), GlobalTensor<E, 2>(src, {rows, C}),

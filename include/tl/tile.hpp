@@ -627,6 +627,70 @@ TL_OP void TSTORE(const GlobalTensor<GE, 1> &dst, const Tile<E, D0, D1, D2, Reg>
     TSTORE(detail::as_matrix(dst), src, rows);
 }
 
+/*
+ * TileRows<T>: TLOAD / TSTORE of whole tiles of T (every slice, all of its
+ * bytes) between the tile and memory rows `pitch` bytes apart, for loops
+ * that move many such tiles.  The constructor writes the four CSRs (ttype,
+ * tshape, tmask_load_width, tmask_load_stride) once; set_pitch rewrites the
+ * stride only; load / store are then one instruction each.
+ *
+ * The TL CSRs are per-thread architectural state that nothing but the
+ * program's own instructions changes (a signal handler's changes are undone
+ * when it returns, docs/abi.md), so the setting holds until the program
+ * writes a TL CSR again: another TileRows, set_pitch, or a tile operation
+ * that writes tshape, tmask_load_width or tmask_load_stride (TLOAD, TSTORE,
+ * TCONCAT, TXPOSE, ...).  TADDS and TMULS of tiles of the same element type
+ * rewrite ttype with the same value and may be used in between.
+ */
+template <class T>
+class TileRows {
+    static_assert(is_tile<T>::value, "TileRows: T must be a tl::Tile");
+    static_assert(T::D0 <= 32, "TileRows: D0 must be <= 32 (tmask_ls selects at most 32 slices)");
+
+public:
+    explicit TileRows(int64_t pitch)
+    {
+        backend::csr_write<csr::ttype>(T::elem::ttype);
+        backend::csr_write<csr::tshape>(T::tshape);
+        backend::csr_write<csr::tmask_load_width>(T::slice_bytes);
+        set_pitch(pitch);
+    }
+    /* pitch: bytes from one row to the next (the view's stride(0) in bytes). */
+    void set_pitch(int64_t pitch) const
+    {
+        TL_API_CHECK("TileRows", pitch >= INT32_MIN && pitch <= INT32_MAX,
+                     "the row stride does not fit the 32-bit tmask_load_stride");
+        backend::csr_write<csr::tmask_load_stride>(static_cast<uint32_t>(static_cast<int32_t>(pitch)));
+    }
+    /* Row i of the tile from address rows + i * pitch.  U: T in any register. */
+    template <class U>
+    void load(U &t, const void *rows) const
+    {
+        check_same<U>();
+        static_assert(U::reg != 0, "TileRows::load: tl0 is read-only (writes to it are discarded)");
+        backend::load<U::reg, false>(rows);
+        t.set_valid_full();
+    }
+    /* Row i of the tile to address rows + i * pitch; t must be fully valid. */
+    template <class U>
+    void store(void *rows, const U &t) const
+    {
+        check_same<U>();
+        TL_API_CHECK("TileRows::store", t.valid(0) == T::D0 && t.valid(1) == T::D1 && t.valid(2) == T::D2,
+                     "the tile is not fully valid");
+        backend::store<U::reg, false>(rows);
+    }
+
+private:
+    template <class U>
+    static constexpr void check_same()
+    {
+        static_assert(is_tile<U>::value && std::is_same<typename U::elem, typename T::elem>::value &&
+                          U::D0 == T::D0 && U::D1 == T::D1 && U::D2 == T::D2,
+                      "TileRows: the tile's element type and shape must be those of T");
+    }
+};
+
 namespace detail {
 template <class TD, class TS>
 constexpr bool same_shape = TD::D0 == TS::D0 && TD::D1 == TS::D1 && TD::D2 == TS::D2;

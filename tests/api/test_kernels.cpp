@@ -223,6 +223,41 @@ void test_slice(Harness &h, Rng &rng)
     }
 }
 
+/*
+ * Copies of views whose rows are wide enough for whole-row tiles (64 to
+ * 1024 bytes a row), with rows and columns left over and pitches of either
+ * sign; expected bytes gathered element by element (ref::gather).
+ */
+void test_copy_wide_rows(Harness &h)
+{
+    struct Case {
+        uint32_t rows, cols, pitch;
+        bool reversed;
+    };
+    const Case cases[] = {
+        {13, 300, 1000, false}, {13, 300, 1000, true}, {5, 1100, 1200, false},
+        {33, 64, 64 + 7, false}, {17, 200, 4096, true}, {3, 129, 130, false},
+    };
+    for (const Case &c : cases) {
+        std::vector<uint8_t> x(size_t(c.rows) * c.pitch);
+        for (size_t i = 0; i < x.size(); ++i) {
+            x[i] = uint8_t(i * 37 + i / 251);
+        }
+        const tl::GlobalTensor<tl::int8, 2> all(x.data(), {c.rows, c.cols}, {int64_t(c.pitch), 1});
+        const auto view = c.reversed ? all.slice(0, c.rows - 1, c.rows, -1) : all;
+        const uint32_t shape[2] = {c.rows, c.cols};
+        const int64_t strides[2] = {view.stride(0), view.stride(1)};
+        std::vector<uint8_t> want(size_t(c.rows) * c.cols);
+        ref::gather(want.data(), view.data(), shape, strides, 2, 8);
+        Guarded out(want.size());
+        tl::kernels::copy<tl::int8, 2>(tl::GlobalTensor<tl::int8, 2>(out.data(), {c.rows, c.cols}), view);
+        char label[96];
+        std::snprintf(label, sizeof label, "copy int8 %ux%u, row pitch %s%u", c.rows, c.cols,
+                      c.reversed ? "-" : "", c.pitch);
+        compare(h, label, out, want);
+    }
+}
+
 /* ---- quantization offset + scale ---- */
 template <int Off, class E>
 void quant_case(Harness &h, Rng &rng, size_t n, tl::mul_scalar_t<E> scale)
@@ -252,6 +287,7 @@ void test_quant(Harness &h, Rng &rng)
     quant_case<-3, tl::int8>(h, rng, 64, 1);
     quant_case<5, tl::int8>(h, rng, 1, 3);
     quant_case<127, tl::int8>(h, rng, 777, 0);
+    quant_case<-9, tl::int8>(h, rng, 5000, 4);    /* four whole 1 KiB blocks, then rows and a tail */
     quant_case<-7, tl::fp16>(h, rng, 1000, 0.0078125f);
     quant_case<3, tl::fp16>(h, rng, 33, -1.7f);
     quant_case<100, tl::fp16>(h, rng, 4096, 1e-3f);
@@ -299,6 +335,7 @@ int main(int argc, char **argv)
     test_slice<tl::int8>(h, rng);
     test_slice<tl::int16>(h, rng);
     test_slice<tl::fp32>(h, rng);
+    test_copy_wide_rows(h);
     test_quant(h, rng);
     return h.finish();
 }
