@@ -3,7 +3,9 @@
  *
  *   out[c*9 + kh*3 + kw][oh*W + ow] = in[c][oh+kh-1][ow+kw-1], or Pad outside
  *
- * Each output row is the input image shifted by (kh-1, kw-1).  The kernel
+ * Each output row is the input image shifted by (kh-1, kw-1).  An image of
+ * at most 32 rows that fits one register is loaded once per channel and
+ * shifted in registers (im2col3x3_whole_images).  Otherwise the kernel
  * walks the image in tiles of TH x 32 elements.  For one tile and shift:
  *  1. TLOAD the part of the shifted window inside the image with a valid
  *     region (rows x columns); TL zero-fills the rest of the tile;
@@ -31,6 +33,81 @@ struct Im2colTile {
     static constexpr unsigned TH = 8192 / (TW * E::bits) < 16 ? 8192 / (TW * E::bits) : 16;
 };
 
+namespace detail {
+
+/*
+ * Images of at most 32 rows of at most SW elements fit one register as a
+ * tile [32, 1, SW]: each channel is loaded once, and each of the nine
+ * shifted copies is made in registers, a pad row and a pad column joined
+ * to the image by tl.concat.0 / tl.concat.2 (the pad register is tl0 for
+ * zero, else filled by TFILLPAD), then stored as one output row.
+ * Registers Reg .. Reg+3.  False (nothing done) for larger images.
+ */
+template <class E, PadValue Pad, unsigned Reg>
+bool im2col3x3_whole_images(const GlobalTensor<E, 2> &out, const GlobalTensor<E, 3> &in)
+{
+    constexpr unsigned SW = 8192 / (32 * E::bits) < 32 ? 8192 / (32 * E::bits) : 32;
+    using Image = Tile<E, 32, 1, SW, Reg>;
+    using Rows = Tile<E, 32, 1, SW, Reg + 1>;
+    using Shifted = Tile<E, 32, 1, SW, Reg + 2>;
+    using PadTile = Tile<E, 32, 1, SW, Pad == PadValue::Zero ? 0 : Reg + 3>;
+    const uint32_t C = in.shape(0), H = in.shape(1), W = in.shape(2);
+    if (H > 32 || W > SW || H == 0 || W == 0) {
+        return false;
+    }
+    PadTile pad;
+    if constexpr (Pad != PadValue::Zero) {
+        PadTile nothing(0, 1, 0);
+        TFILLPAD<Pad>(pad, nothing); /* an empty valid region: every element is the pad value */
+    }
+    const uint32_t rows = low_mask(H), cols = low_mask(W);
+    for (uint32_t c = 0; c < C; ++c) {
+        Image image(H, 1, W);
+        TLOAD(image, in.select(0, c));
+        Rows shifted_rows;
+        Shifted shifted;
+        for (int kh = 0; kh < 3; ++kh) {
+            /* Row i of the result is image row i + kh - 1. */
+            if (kh == 0) {
+                TCONCAT<0>(shifted_rows, pad, image, 1u, rows >> 1);
+            } else if (kh == 2) {
+                TCONCAT<0>(shifted_rows, image, pad, rows & ~1u, 1u);
+            }
+            for (int kw = 0; kw < 3; ++kw) {
+                const GlobalTensor<E, 2> orow =
+                    out.select(0, c * 9 + uint32_t(kh * 3 + kw)).template reshape<2>({H, W});
+                /* Column j of the result is column j + kw - 1. */
+                if (kh == 1) {
+                    if (kw == 0) {
+                        TCONCAT<2>(shifted, pad, image, 1u, cols >> 1);
+                    } else if (kw == 2) {
+                        TCONCAT<2>(shifted, image, pad, cols & ~1u, 1u);
+                    }
+                    if (kw == 1) {
+                        TSTORE(orow, image);
+                    } else {
+                        TSTORE(orow, shifted);
+                    }
+                } else {
+                    if (kw == 0) {
+                        TCONCAT<2>(shifted, pad, shifted_rows, 1u, cols >> 1);
+                    } else if (kw == 2) {
+                        TCONCAT<2>(shifted, shifted_rows, pad, cols & ~1u, 1u);
+                    }
+                    if (kw == 1) {
+                        TSTORE(orow, shifted_rows);
+                    } else {
+                        TSTORE(orow, shifted);
+                    }
+                }
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace detail
+
 /* out [C*9, H*W] (rows dense), in [C, H, W] (rows contiguous, any strides). */
 template <class E, PadValue Pad = PadValue::Zero, unsigned Reg = 1>
 void im2col3x3(const GlobalTensor<E, 2> &out, const GlobalTensor<E, 3> &in)
@@ -41,6 +118,9 @@ void im2col3x3(const GlobalTensor<E, 2> &out, const GlobalTensor<E, 3> &in)
     const uint32_t C = in.shape(0), H = in.shape(1), W = in.shape(2);
     TL_API_CHECK("im2col3x3", out.shape(0) == C * 9 && out.shape(1) == H * W,
                  "out must be [C*9, H*W]");
+    if (detail::im2col3x3_whole_images<E, Pad, Reg>(out, in)) {
+        return;
+    }
     for (uint32_t c = 0; c < C; ++c) {
         const GlobalTensor<E, 2> image = in.select(0, c);
         for (int kh = 0; kh < 3; ++kh) {

@@ -128,10 +128,13 @@ void test_layout(Harness &h, Rng &rng)
 template <class E, tl::PadValue P>
 void test_im2col(Harness &h, Rng &rng)
 {
-    const uint32_t dims[][3] = {{1, 1, 1}, {2, 5, 5}, {1, 16, 32}, {1, 17, 33}, {3, 20, 40}, {1, 40, 3}};
-    for (int i = 0; i < 7; ++i) {
+    /* up to 32 x 32 (int8) or 32 x 16 (16-bit): one image per register; larger: tiles */
+    const uint32_t dims[][3] = {{1, 1, 1},   {2, 5, 5},   {1, 16, 32}, {1, 17, 33}, {3, 20, 40},
+                                {1, 40, 3},  {2, 32, 32}, {2, 32, 16}, {1, 32, 1},  {2, 1, 16}};
+    constexpr int kFixed = sizeof(dims) / sizeof(dims[0]);
+    for (int i = 0; i < kFixed + 1; ++i) {
         uint32_t C, H, W;
-        if (i < 6) {
+        if (i < kFixed) {
             C = dims[i][0]; H = dims[i][1]; W = dims[i][2];
         } else {
             C = rng.range(1, 3); H = rng.range(1, 50); W = rng.range(1, 70);
