@@ -205,6 +205,17 @@ tl_status tl_exec_store_batch(const tl_state *s, unsigned rs, bool masked, int32
                               uint64_t *fault_addr);
 
 /*
+ * True for the CSRs a plan is computed from (CSR index as for tl_csr_read):
+ * a write to any other (the concat masks, tvalid) leaves the plans current.
+ */
+static inline bool tl_csr_shapes_mem_plan(unsigned idx)
+{
+    return idx == TL_CSR_TTYPE || idx == TL_CSR_TSHAPE || idx == TL_CSR_TMASK_LS ||
+           idx == TL_CSR_TMASK_LOAD_STRIDE || idx == TL_CSR_TMASK_LOAD_WIDTH ||
+           idx == TL_CSR_TINIT;
+}
+
+/*
  * The plan of a load or store for the current CSRs (masked: tl.mload or
  * tl.mstore), from the cache of the state.
  */

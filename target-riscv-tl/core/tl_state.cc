@@ -119,7 +119,9 @@ uint32_t tl_csr_read(const tl_state *s, unsigned idx)
 
 void tl_csr_write(tl_state *s, unsigned idx, uint64_t value)
 {
-    s->mem_plan_valid = 0;
+    if (tl_csr_shapes_mem_plan(idx)) {
+        s->mem_plan_valid = 0;
+    }
     if (idx == TL_CSR_TINIT) {
         const uint32_t flags = (uint32_t(value) & TL_TINIT_WRITABLE) | TL_TINIT_RESET;
         const uint32_t cleared = s->csr_initialized & ~flags;
