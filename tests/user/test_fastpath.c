@@ -192,6 +192,28 @@ int main(void)
         }
         tl_check(all_right, "six CSR settings in turn, twice: each load gives the ISA's bytes");
     }
+    /* tmask_ls shapes a masked load; the concat masks and tvalid between loads do not */
+    {
+        static uint8_t got2[1024], got3[1024];
+        set_csrs(TL_SHAPE(8, 1, 128), 128, 128);
+        tl_csr_write(TL_CSR_TMASK_LS, 0x5);
+        tl_mload(1, 0, region);
+        tl_csr_write(TL_CSR_TMASK_CONCAT_1, 0x3);
+        tl_csr_write(TL_CSR_TMASK_CONCAT_2, 0xF0);
+        tl_csr_write(TL_CSR_TVALID, TL_SHAPE(1, 1, 1));
+        tl_mload(2, 0, region + 128);
+        tl_csr_write(TL_CSR_TMASK_LS, 0x82);
+        tl_mload(3, 0, region + 128);
+        tl_state_whole_register_view();
+        tl_store(2, 0, got2);
+        tl_store(3, 0, got3);
+        model_load(region + 128, 8, 128, 128, 128, 0x5);
+        const int masks_kept = memcmp(got2, want, 1024) == 0;
+        model_load(region + 128, 8, 128, 128, 128, 0x82);
+        tl_check(masks_kept && memcmp(got3, want, 1024) == 0,
+                 "tl.mload after writes to the concat masks and tvalid, then after a tmask_ls "
+                 "write: the ISA's bytes each time");
+    }
 
     /* 6. a TL store over translated code: the new code runs */
     uint8_t *code = mmap(NULL, PG, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
