@@ -44,9 +44,38 @@ void transpose2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
     TL_API_CHECK("transpose2d", dst.shape(0) == C && dst.shape(1) == R, "dst must be src's shape swapped");
     auto lo = [](uint32_t v, uint32_t h) { return v < h ? v : h; };
     auto hi = [](uint32_t v, uint32_t h) { return v > h ? v - h : 0u; };
+    /*
+     * Whole blocks: the rows of each half moved by TileRows, so the CSRs are
+     * written once per direction and block instead of before every
+     * instruction; the edges below, through the valid regions.
+     */
+    const uint32_t R_full = R / X0 * X0, C_full = C / X1 * X1;
+    if constexpr (E::bits >= 8) {
+        const int64_t src_pitch = src.stride(0), dst_pitch = dst.stride(0);
+        for (uint32_t r0 = 0; r0 < R_full; r0 += X0) {
+            for (uint32_t c0 = 0; c0 < C_full; c0 += X1) {
+                InA a;
+                InB b;
+                {
+                    const TileRows<InA> in(src_pitch);
+                    in.load(a, src.ptr({r0, c0}));
+                    in.load(b, src.ptr({r0 + H0, c0}));
+                }
+                TXPOSE<0, 1>(a, b, typename B::Shape{});
+                OutA oa;
+                OutB ob;
+                const TileRows<OutA> out(dst_pitch);
+                out.store(dst.ptr({c0, r0}), oa);
+                out.store(dst.ptr({c0 + H1, r0}), ob);
+            }
+        }
+    }
     for (uint32_t r0 = 0; r0 < R; r0 += X0) {
         const uint32_t vr = lo(R - r0, X0);
         for (uint32_t c0 = 0; c0 < C; c0 += X1) {
+            if (E::bits >= 8 && r0 + X0 <= R_full && c0 + X1 <= C_full) {
+                continue; /* done above */
+            }
             const uint32_t vc = lo(C - c0, X1);
             InA a(lo(vr, H0), vc);
             InB b(hi(vr, H0), vc);
