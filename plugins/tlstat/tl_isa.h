@@ -31,6 +31,10 @@ constexpr uint32_t kCsrBase = XTL_CSR_TTYPE;
 #define TL_ISA_CSR_NAME(sym, name, number, wmask, reset) name,
 constexpr const char *kCsrNames[kNumCsrs] = { XTL_CSRS(TL_ISA_CSR_NAME) };
 #undef TL_ISA_CSR_NAME
+/* The bits a write stores (the rest read as zero). */
+#define TL_ISA_CSR_WMASK(sym, name, number, wmask, reset) wmask,
+constexpr uint32_t kCsrWritable[kNumCsrs] = { XTL_CSRS(TL_ISA_CSR_WMASK) };
+#undef TL_ISA_CSR_WMASK
 enum Csr { TTYPE, TSHAPE, TMASK_LS, TMASK_C1, TMASK_C2, TSTRIDE, TWIDTH, TVALID, TINIT };
 static_assert(XTL_CSR_TSHAPE - kCsrBase == TSHAPE && XTL_CSR_TMASK_LS - kCsrBase == TMASK_LS &&
               XTL_CSR_TMASK_CONCAT_1 - kCsrBase == TMASK_C1 &&

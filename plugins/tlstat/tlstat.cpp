@@ -44,6 +44,7 @@ extern "C" {
 }
 
 #include "elf_symbols.h"
+#include "known_regs.h"
 #include "tl_isa.h"
 #include "tlstat.h"
 
@@ -80,18 +81,37 @@ struct RegHandle {
     qemu_plugin_register *h = nullptr;
 };
 
+/*
+ * What an instruction site does, decided from the CSR values in `from` and
+ * kept while the site runs under the same values (a kernel's load and store
+ * sites each see their own settings over and over).
+ */
+struct Decision {
+    bool decided = false;
+    uint64_t checked = 0;                  /* Vcpu::values_changed when `from` last matched */
+    tl::CsrState from{};
+    int type = tl::kInvalidType;
+    int cell = -1;
+    tl::MemoryAccess mem;
+};
+
 /* Everything one vCPU owns; only that vCPU's thread touches it while running. */
 struct Vcpu {
     RegHandle csr[tl::kNumCsrs];
     bool have_csrs = false;
     RegHandle mepc, mcause, sepc, scause, mstatus, mstateen0, sstateen0, priv, a0, a2;
     uint64_t seen_writes[tl::kNumCsrs] = {};
+    uint64_t seen_any_writes = 0;
     bool reload = true;
+    uint32_t dirty = 0;                    /* CSRs written since last read (bit per CSR) */
+    uint64_t values_changed = 1;           /* advances whenever csrs may have changed */
+    bool dirty_tinit_read = false;         /* tinit itself must be read (after a tinit write) */
     tl::CsrState csrs{};
     Pending pending;
     FormStat forms[tl::F_NUM][tl::kNumTypes + 1];
     uint64_t cells[tl::kNumCells] = {};
     std::vector<PcStat> sites;             /* by Site::id */
+    std::vector<Decision> decisions;       /* by Site::id */
     GByteArray *buf = g_byte_array_new();
 };
 
@@ -99,6 +119,14 @@ struct Vcpu {
 struct Slot {
     uint64_t insns;                        /* guest instructions (per block, inline) */
     uint64_t csr_writes[tl::kNumCsrs];     /* executed writes of each TL CSR (inline) */
+    uint64_t any_csr_writes;               /* their sum (inline): one test when none ran */
+    /*
+     * The value of a TL CSR's last write when the translator could see it
+     * (a constant, KnownRegs), with known_fresh[c] = 1; a write of a value
+     * it could not see sets known_fresh[c] = 0 (inline stores).
+     */
+    uint64_t known_value[tl::kNumCsrs];
+    uint64_t known_fresh[tl::kNumCsrs];
     uint64_t pending;                      /* non-zero while a TL instruction is unresolved */
     Vcpu *vcpu;
 };
@@ -129,7 +157,8 @@ auto &all_vcpus = g_.all_vcpus;
 bool system_mode;
 uint64_t load_start;                       /* user mode: start of the program's code */
 qemu_plugin_scoreboard *slots;
-qemu_plugin_u64 insns_entry, pending_entry, csr_write_entry[tl::kNumCsrs];
+qemu_plugin_u64 insns_entry, pending_entry, any_csr_write_entry, csr_write_entry[tl::kNumCsrs];
+qemu_plugin_u64 known_value_entry[tl::kNumCsrs], known_fresh_entry[tl::kNumCsrs];
 
 Slot *slot_of(unsigned vcpu) { return static_cast<Slot *>(qemu_plugin_scoreboard_find(slots, vcpu)); }
 
@@ -193,28 +222,83 @@ void vcpu_init(qemu_plugin_id_t, unsigned int vcpu_index)
     }
 }
 
-void refresh_csrs(Vcpu &v, Slot &s)
+/*
+ * The TL CSRs an instruction's decision reads: ttype for every form, and
+ * for loads and stores the shape, width, stride, tmask_ls (masked forms)
+ * and the initialized flags (tinit).
+ */
+uint32_t csrs_needed(int form)
 {
-    if (!v.have_csrs) {
-        return;
-    }
-    /* A tinit write changes the other CSRs' values (section 2.6): read them all. */
-    const bool all = v.reload || s.csr_writes[tl::TINIT] != v.seen_writes[tl::TINIT];
-    for (int c = 0; c < tl::kNumCsrs; c++) {
-        if (all || s.csr_writes[c] != v.seen_writes[c]) {
-            v.csrs.v[c] = uint32_t(read_reg(v, v.csr[c]));
-            v.seen_writes[c] = s.csr_writes[c];
-            /* A write initializes the CSR (section 2.5): its tinit flag is now 1. */
-            v.csrs.v[tl::TINIT] |= all ? 0 : 1u << c;
+    uint32_t need = 1u << tl::TTYPE;
+    if (tl::is_memory(form)) {
+        need |= 1u << tl::TSHAPE | 1u << tl::TWIDTH | 1u << tl::TSTRIDE | 1u << tl::TINIT;
+        if (tl::is_masked_memory(form)) {
+            need |= 1u << tl::TMASK_LS;
         }
     }
-    v.reload = false;
+    return need;
 }
 
-PcStat &site_stat(Vcpu &v, const Site *site)
+/*
+ * Brings the CSRs `need` names up to date.  A CSR written since it was last
+ * read is only marked (dirty); it is read through the register API when an
+ * instruction needs it, which for most instructions is ttype alone.
+ */
+void __attribute__((noinline)) read_csrs(Vcpu &v, Slot &s, uint32_t need)
 {
-    if (site->id >= v.sites.size()) {
+    if (v.reload || s.any_csr_writes != v.seen_any_writes) {
+        v.seen_any_writes = s.any_csr_writes;
+        /*
+         * A tinit write changes the other CSRs' values (section 2.6): all of
+         * them are read, whatever values the writes before it stored.
+         */
+        const bool all = v.reload || s.csr_writes[tl::TINIT] != v.seen_writes[tl::TINIT];
+        if (all) {
+            v.dirty = (1u << tl::kNumCsrs) - 1;
+            v.dirty_tinit_read = true;
+        }
+        for (int c = 0; c < tl::kNumCsrs; c++) {
+            if (s.csr_writes[c] != v.seen_writes[c]) {
+                v.seen_writes[c] = s.csr_writes[c];
+                if (s.known_fresh[c] && !v.dirty_tinit_read) {
+                    v.csrs.v[c] = uint32_t(s.known_value[c]);
+                    v.dirty &= ~(1u << c);
+                } else {
+                    v.dirty |= 1u << c;
+                }
+                /* A write initializes the CSR (section 2.5): its tinit flag is now 1. */
+                v.csrs.v[tl::TINIT] |= v.dirty_tinit_read ? 0 : 1u << c;
+            }
+            s.known_fresh[c] = 0;
+        }
+        v.reload = false;
+    }
+    v.values_changed++;                    /* values or initialized flags may change below */
+    /* tinit is only ever dirty after a tinit write or a reload (dirty_tinit_read) */
+    const uint32_t read = v.dirty & need;
+    for (uint32_t r = read; r != 0; r &= r - 1) {
+        const int c = __builtin_ctz(r);
+        v.csrs.v[c] = uint32_t(read_reg(v, v.csr[c]));
+    }
+    v.dirty &= ~read;
+    if (read & (1u << tl::TINIT)) {
+        v.dirty_tinit_read = false;
+    }
+}
+
+inline __attribute__((always_inline)) void refresh_csrs(Vcpu &v, Slot &s, uint32_t need)
+{
+    if (v.have_csrs &&
+        (v.reload || s.any_csr_writes != v.seen_any_writes || (v.dirty & need) != 0)) {
+        read_csrs(v, s, need);
+    }
+}
+
+inline __attribute__((always_inline)) PcStat &site_stat(Vcpu &v, const Site *site)
+{
+    if (__builtin_expect(site->id >= v.sites.size(), 0)) {
         v.sites.resize(site->id + 64, PcStat{nullptr});
+        v.decisions.resize(site->id + 64);
     }
     PcStat &ps = v.sites[site->id];
     ps.site = site;
@@ -226,7 +310,7 @@ PcStat &site_stat(Vcpu &v, const Site *site)
  * count is taken back (sign = -1) when it turns out to have trapped or to
  * have been restarted: completion, the common case, then costs nothing.
  */
-void count_completed(Vcpu &v, int64_t sign)
+inline __attribute__((always_inline)) void count_completed(Vcpu &v, int64_t sign)
 {
     const Pending &p = v.pending;
     FormStat &f = v.forms[p.site->insn.form][p.type];
@@ -361,13 +445,24 @@ void on_tl_exec(unsigned int vcpu_index, void *udata)
     if (s.pending) {
         resolve(v, s, site->pc);
     }
-    refresh_csrs(v, s);
+    refresh_csrs(v, s, csrs_needed(site->insn.form));
+    site_stat(v, site);                    /* sizes v.decisions */
+    Decision &d = v.decisions[site->id];
+    if (d.checked != v.values_changed &&
+        (!d.decided || std::memcmp(&d.from, &v.csrs, sizeof(v.csrs)) != 0)) {
+        d.decided = true;
+        d.from = v.csrs;
+        d.type = v.have_csrs ? tl::type_index(v.csrs.v[tl::TTYPE]) : tl::kInvalidType;
+        d.mem = tl::is_memory(site->insn.form) && v.have_csrs ? tl::memory_access(site->insn.form, v.csrs)
+                                                              : tl::MemoryAccess{};
+        d.cell = tl::instruction_cell(site->insn.form, d.type, d.mem);
+    }
+    d.checked = v.values_changed;
     Pending &p = v.pending;
     p.site = site;
-    p.type = v.have_csrs ? tl::type_index(v.csrs.v[tl::TTYPE]) : tl::kInvalidType;
-    p.mem = tl::is_memory(site->insn.form) && v.have_csrs ? tl::memory_access(site->insn.form, v.csrs)
-                                                          : tl::MemoryAccess{};
-    p.cell = tl::instruction_cell(site->insn.form, p.type, p.mem);
+    p.type = d.type;
+    p.mem = d.mem;
+    p.cell = d.cell;
     count_completed(v, 1);
     s.pending = 1;
 }
@@ -397,11 +492,20 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
                                               QEMU_PLUGIN_COND_NE, pending_entry, 0,
                                               reinterpret_cast<void *>(uintptr_t(qemu_plugin_tb_vaddr(tb))));
     bool prev_tl = false;
+    tlstat::KnownRegs known;
     for (size_t i = 0; i < n; i++) {
         qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint32_t w = 0;
-        const bool is32 = qemu_plugin_insn_size(insn) == 4 &&
-                          qemu_plugin_insn_data(insn, &w, 4) == 4;
+        const size_t size = qemu_plugin_insn_size(insn);
+        const bool is32 = size == 4 && qemu_plugin_insn_data(insn, &w, 4) == 4;
+        if (size == 2 && qemu_plugin_insn_data(insn, &w, 2) != 2) {
+            w = 0;                         /* unknown: c.unimp, forgets nothing it names */
+        }
+        const tlstat::KnownRegs before = known;
+        known.step(w, is32 ? 4 : 2);
+        if (!is32 && size != 2) {
+            known = tlstat::KnownRegs{};
+        }
         if (prev_tl) {
             /* Reaching the next instruction of the block: the TL instruction completed. */
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
@@ -413,8 +517,22 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
         }
         const int csr = tl::csr_write_index(w);
         if (csr >= 0) {
+            /* csrrw rs1 / csrrwi zimm: the whole value, if the translator can see it */
+            const unsigned f3 = (w >> 12) & 7, rs1 = (w >> 15) & 31;
+            uint64_t value = 0;
+            const bool seen = csr != tl::TINIT &&
+                              (f3 == 5 ? (value = rs1, true) : f3 == 1 && before.value(rs1, &value));
+            if (seen) {
+                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                    insn, QEMU_PLUGIN_INLINE_STORE_U64, known_value_entry[csr],
+                    value & tl::kCsrWritable[csr]);
+            }
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                known_fresh_entry[csr], seen ? 1 : 0);
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
                                                                 csr_write_entry[csr], 1);
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+                                                                any_csr_write_entry, 1);
         }
         if (prev_tl) {
             const uint64_t pc = qemu_plugin_insn_vaddr(insn);
@@ -546,12 +664,15 @@ void after_fork_in_child()
             ps.count = ps.bytes = ps.traps = 0;
         }
         std::fill(std::begin(v.seen_writes), std::end(v.seen_writes), 0);
+        v.seen_any_writes = 0;
         v.reload = true;
     }
     for (unsigned i = 0; i < unsigned(qemu_plugin_num_vcpus()); i++) {
         Slot *sl = slot_of(i);
         sl->insns = 0;
         std::fill(std::begin(sl->csr_writes), std::end(sl->csr_writes), 0);
+        sl->any_csr_writes = 0;
+        std::fill(std::begin(sl->known_fresh), std::end(sl->known_fresh), 0);
     }
     mtx.unlock();
 }
@@ -605,8 +726,11 @@ extern "C" QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const
     slots = qemu_plugin_scoreboard_new(sizeof(Slot));
     insns_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, insns);
     pending_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, pending);
+    any_csr_write_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, any_csr_writes);
     for (int c = 0; c < tl::kNumCsrs; c++) {
         csr_write_entry[c] = {slots, offsetof(Slot, csr_writes) + c * sizeof(uint64_t)};
+        known_value_entry[c] = {slots, offsetof(Slot, known_value) + c * sizeof(uint64_t)};
+        known_fresh_entry[c] = {slots, offsetof(Slot, known_fresh) + c * sizeof(uint64_t)};
     }
     qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
