@@ -40,14 +40,14 @@ uint32_t interleave_row_blocks(uint8_t *out, const uint8_t *a, const uint8_t *b,
     if (rows < N) {
         return 0;
     }
-    /* Contiguous 1 KiB blocks; TXPOSE writes only ttype (int8, unchanged). */
+    /* Contiguous 1 KiB blocks, the CSRs written once (tl.xpose needs only ttype). */
     const TileRows<Block> io(32);
     Block lo;
     BlockHi hi;
     for (; rows - done >= N; done += N) {
         io.load(lo, a + size_t(done) * RB);
         io.load(hi, b + size_t(done) * RB);
-        TXPOSE<0, 1>(lo, hi, XposeShape<2, N, RB, 1>{});
+        io.template xpose<0, 1>(lo, hi, XposeShape<2, N, RB, 1>{});
         io.store(out + size_t(done) * 2 * RB, lo);
         io.store(out + size_t(done) * 2 * RB + 1024, hi);
     }

@@ -55,8 +55,8 @@ void quant_affine(typename E::storage *dst, const typename E::storage *src, size
         T t;
         for (size_t k = 0; k < blocks; ++k) {
             io.load(t, src + k * T::elements);
-            TADDS<Offset>(t, t);
-            TMULS(t, t, scale);
+            io.template adds<Offset>(t, t);
+            io.muls(t, t, scale);
             io.store(dst + k * T::elements, t);
         }
         dst += blocks * T::elements;

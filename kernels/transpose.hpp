@@ -56,12 +56,10 @@ void transpose2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
             for (uint32_t c0 = 0; c0 < C_full; c0 += X1) {
                 InA a;
                 InB b;
-                {
-                    const TileRows<InA> in(src_pitch);
-                    in.load(a, src.ptr({r0, c0}));
-                    in.load(b, src.ptr({r0 + H0, c0}));
-                }
-                TXPOSE<0, 1>(a, b, typename B::Shape{});
+                const TileRows<InA> in(src_pitch);
+                in.load(a, src.ptr({r0, c0}));
+                in.load(b, src.ptr({r0 + H0, c0}));
+                in.template xpose<0, 1>(a, b, typename B::Shape{});
                 OutA oa;
                 OutB ob;
                 const TileRows<OutA> out(dst_pitch);

@@ -627,70 +627,6 @@ TL_OP void TSTORE(const GlobalTensor<GE, 1> &dst, const Tile<E, D0, D1, D2, Reg>
     TSTORE(detail::as_matrix(dst), src, rows);
 }
 
-/*
- * TileRows<T>: TLOAD / TSTORE of whole tiles of T (every slice, all of its
- * bytes) between the tile and memory rows `pitch` bytes apart, for loops
- * that move many such tiles.  The constructor writes the four CSRs (ttype,
- * tshape, tmask_load_width, tmask_load_stride) once; set_pitch rewrites the
- * stride only; load / store are then one instruction each.
- *
- * The TL CSRs are per-thread architectural state that nothing but the
- * program's own instructions changes (a signal handler's changes are undone
- * when it returns, docs/abi.md), so the setting holds until the program
- * writes a TL CSR again: another TileRows, set_pitch, or a tile operation
- * that writes tshape, tmask_load_width or tmask_load_stride (TLOAD, TSTORE,
- * TCONCAT, TXPOSE, ...).  TADDS and TMULS of tiles of the same element type
- * rewrite ttype with the same value and may be used in between.
- */
-template <class T>
-class TileRows {
-    static_assert(is_tile<T>::value, "TileRows: T must be a tl::Tile");
-    static_assert(T::D0 <= 32, "TileRows: D0 must be <= 32 (tmask_ls selects at most 32 slices)");
-
-public:
-    explicit TileRows(int64_t pitch)
-    {
-        backend::csr_write<csr::ttype>(T::elem::ttype);
-        backend::csr_write<csr::tshape>(T::tshape);
-        backend::csr_write<csr::tmask_load_width>(T::slice_bytes);
-        set_pitch(pitch);
-    }
-    /* pitch: bytes from one row to the next (the view's stride(0) in bytes). */
-    void set_pitch(int64_t pitch) const
-    {
-        TL_API_CHECK("TileRows", pitch >= INT32_MIN && pitch <= INT32_MAX,
-                     "the row stride does not fit the 32-bit tmask_load_stride");
-        backend::csr_write<csr::tmask_load_stride>(static_cast<uint32_t>(static_cast<int32_t>(pitch)));
-    }
-    /* Row i of the tile from address rows + i * pitch.  U: T in any register. */
-    template <class U>
-    void load(U &t, const void *rows) const
-    {
-        check_same<U>();
-        static_assert(U::reg != 0, "TileRows::load: tl0 is read-only (writes to it are discarded)");
-        backend::load<U::reg, false>(rows);
-        t.set_valid_full();
-    }
-    /* Row i of the tile to address rows + i * pitch; t must be fully valid. */
-    template <class U>
-    void store(void *rows, const U &t) const
-    {
-        check_same<U>();
-        TL_API_CHECK("TileRows::store", t.valid(0) == T::D0 && t.valid(1) == T::D1 && t.valid(2) == T::D2,
-                     "the tile is not fully valid");
-        backend::store<U::reg, false>(rows);
-    }
-
-private:
-    template <class U>
-    static constexpr void check_same()
-    {
-        static_assert(is_tile<U>::value && std::is_same<typename U::elem, typename T::elem>::value &&
-                          U::D0 == T::D0 && U::D1 == T::D1 && U::D2 == T::D2,
-                      "TileRows: the tile's element type and shape must be those of T");
-    }
-};
-
 namespace detail {
 template <class TD, class TS>
 constexpr bool same_shape = TD::D0 == TS::D0 && TD::D1 == TS::D1 && TD::D2 == TS::D2;
@@ -702,6 +638,25 @@ constexpr bool same_shape = TD::D0 == TS::D0 && TD::D1 == TS::D1 && TD::D2 == TS
  * Integers saturate to [0, 2^bits - 1]; floats round once (docs/isa.md 5.9).
  * dst's valid region becomes src's.
  */
+namespace detail {
+/* The instruction of TADDS, with ttype already the tiles' element type. */
+template <int Imm, class TD, class TS>
+TL_OP void adds_insn(TD &dst, const TS &src)
+{
+    backend::addi<TD::reg, TS::reg, Imm>();
+    const unsigned v0 = src.valid(0), v1 = src.valid(1), v2 = src.valid(2);
+    dst.set_valid(v0, v1, v2);
+}
+/* The instruction of TMULS, with ttype already the tiles' element type. */
+template <class TD, class TS>
+TL_OP void muls_insn(TD &dst, const TS &src, uint64_t raw)
+{
+    backend::muls<TD::reg, TS::reg>(raw);
+    const unsigned v0 = src.valid(0), v1 = src.valid(1), v2 = src.valid(2);
+    dst.set_valid(v0, v1, v2);
+}
+} // namespace detail
+
 template <int Imm, class TD, class TS>
 TL_OP void TADDS(TD &dst, const TS &src)
 {
@@ -712,9 +667,7 @@ TL_OP void TADDS(TD &dst, const TS &src)
     static_assert(detail::same_shape<TD, TS>, "TADDS: source and destination shapes differ");
     static_assert(TD::reg != 0, "TADDS: tl0 is read-only (writes to it are discarded)");
     backend::csr_write<csr::ttype>(TD::elem::ttype);
-    backend::addi<TD::reg, TS::reg, Imm>();
-    const unsigned v0 = src.valid(0), v1 = src.valid(1), v2 = src.valid(2);
-    dst.set_valid(v0, v1, v2);
+    detail::adds_insn<Imm>(dst, src);
 }
 
 /* TMULS with the raw GPR value (binary32 bits for floats), e.g. a NaN payload. */
@@ -737,22 +690,26 @@ TL_OP void TMULS(TD &dst, const TS &src, ScalarBits scalar)
     static_assert(detail::same_shape<TD, TS>, "TMULS: source and destination shapes differ");
     static_assert(TD::reg != 0, "TMULS: tl0 is read-only (writes to it are discarded)");
     backend::csr_write<csr::ttype>(TD::elem::ttype);
-    backend::muls<TD::reg, TS::reg>(scalar.value);
-    const unsigned v0 = src.valid(0), v1 = src.valid(1), v2 = src.valid(2);
-    dst.set_valid(v0, v1, v2);
+    detail::muls_insn(dst, src, scalar.value);
 }
+namespace detail {
+/* x[rs] of tl.muls: a float scalar as its binary32 bits, an integer as it is. */
+template <class E>
+TL_OP uint64_t muls_operand(mul_scalar_t<E> scalar)
+{
+    if constexpr (E::is_float) {
+        uint32_t bits;
+        std::memcpy(&bits, &scalar, sizeof bits);
+        return bits;
+    } else {
+        return scalar;
+    }
+}
+} // namespace detail
 template <class TD, class TS>
 TL_OP void TMULS(TD &dst, const TS &src, mul_scalar_t<typename TD::elem> scalar)
 {
-    uint64_t raw;
-    if constexpr (TD::elem::is_float) {
-        uint32_t bits;
-        std::memcpy(&bits, &scalar, sizeof bits);
-        raw = bits;
-    } else {
-        raw = scalar;
-    }
-    TMULS(dst, src, ScalarBits{raw});
+    TMULS(dst, src, ScalarBits{detail::muls_operand<typename TD::elem>(scalar)});
 }
 
 /*
@@ -853,8 +810,10 @@ TL_OP void TMERGE(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask)
  * Read the result through Tile types of the transposed shape on the same
  * registers.  Only lo's element type matters (ttype).
  */
+namespace detail {
+/* The instruction of TXPOSE, with ttype already the tiles' element type. */
 template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1, unsigned X2, unsigned X3>
-TL_OP void TXPOSE(TLo &lo, THi &hi, XposeShape<X0, X1, X2, X3>)
+TL_OP void xpose_insn(XposeShape<X0, X1, X2, X3>)
 {
     static_assert(is_tile<TLo>::value && is_tile<THi>::value, "TXPOSE: operands must be tl::Tile");
     static_assert(A <= 3 && B <= 3, "TXPOSE: dimensions are 0..3");
@@ -864,11 +823,124 @@ TL_OP void TXPOSE(TLo &lo, THi &hi, XposeShape<X0, X1, X2, X3>)
     static_assert(X0 % 2 == 0, "TXPOSE: X0 must be even (each register holds X0/2 slices)");
     static_assert(TLo::reg != THi::reg, "TXPOSE: the two halves must be in different registers");
     static_assert(TLo::reg != 0 && THi::reg != 0, "TXPOSE: tl0 is read-only (half of the result would be lost)");
-    backend::csr_write<csr::ttype>(TLo::elem::ttype);
     backend::xpose<A, B, TLo::reg, THi::reg>(XposeShape<X0, X1, X2, X3>::value);
+}
+} // namespace detail
+
+template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1, unsigned X2, unsigned X3>
+TL_OP void TXPOSE(TLo &lo, THi &hi, XposeShape<X0, X1, X2, X3> shape)
+{
+    static_assert(is_tile<TLo>::value && is_tile<THi>::value, "TXPOSE: operands must be tl::Tile");
+    backend::csr_write<csr::ttype>(TLo::elem::ttype);
+    detail::xpose_insn<A, B, TLo, THi>(shape);
     (void)lo;
     (void)hi;
 }
+
+
+/*
+ * TileRows<T>: TLOAD / TSTORE of whole tiles of T (every slice, all of its
+ * bytes) between the tile and memory rows `pitch` bytes apart, for loops
+ * that move many such tiles.  The constructor writes the four CSRs (ttype,
+ * tshape, tmask_load_width, tmask_load_stride) once; set_pitch rewrites the
+ * stride only; load / store are then one instruction each.
+ *
+ * The TL CSRs are per-thread architectural state that nothing but the
+ * program's own instructions changes (a signal handler's changes are undone
+ * when it returns, docs/abi.md), so the setting holds until the program
+ * writes a TL CSR again: another TileRows, set_pitch, or a tile operation
+ * that writes tshape, tmask_load_width or tmask_load_stride (TLOAD, TSTORE,
+ * TCONCAT, ...).  TADDS, TMULS and TXPOSE of tiles of T's element type only
+ * need ttype, which the constructor set: adds / muls / xpose issue them
+ * without writing it again, and the free functions (which rewrite ttype with
+ * the same value) may be used in between as well.
+ */
+template <class T>
+class TileRows {
+    static_assert(is_tile<T>::value, "TileRows: T must be a tl::Tile");
+    static_assert(T::D0 <= 32, "TileRows: D0 must be <= 32 (tmask_ls selects at most 32 slices)");
+
+public:
+    explicit TileRows(int64_t pitch)
+    {
+        backend::csr_write<csr::ttype>(T::elem::ttype);
+        backend::csr_write<csr::tshape>(T::tshape);
+        backend::csr_write<csr::tmask_load_width>(T::slice_bytes);
+        set_pitch(pitch);
+    }
+    /* pitch: bytes from one row to the next (the view's stride(0) in bytes). */
+    void set_pitch(int64_t pitch) const
+    {
+        TL_API_CHECK("TileRows", pitch >= INT32_MIN && pitch <= INT32_MAX,
+                     "the row stride does not fit the 32-bit tmask_load_stride");
+        backend::csr_write<csr::tmask_load_stride>(static_cast<uint32_t>(static_cast<int32_t>(pitch)));
+    }
+    /* Row i of the tile from address rows + i * pitch.  U: T in any register. */
+    template <class U>
+    void load(U &t, const void *rows) const
+    {
+        check_same<U>();
+        static_assert(U::reg != 0, "TileRows::load: tl0 is read-only (writes to it are discarded)");
+        backend::load<U::reg, false>(rows);
+        t.set_valid_full();
+    }
+    /* Row i of the tile to address rows + i * pitch; t must be fully valid. */
+    template <class U>
+    void store(void *rows, const U &t) const
+    {
+        check_same<U>();
+        TL_API_CHECK("TileRows::store", t.valid(0) == T::D0 && t.valid(1) == T::D1 && t.valid(2) == T::D2,
+                     "the tile is not fully valid");
+        backend::store<U::reg, false>(rows);
+    }
+
+    /* TADDS<Imm> without the ttype write (tiles of T's element type). */
+    template <int Imm, class UD, class US>
+    void adds(UD &dst, const US &src) const
+    {
+        check_type<UD>();
+        static_assert(Imm >= -128 && Imm <= 127, "TileRows::adds: the immediate must fit in int8 (-128..127)");
+        static_assert(std::is_same<typename UD::elem, typename US::elem>::value && detail::same_shape<UD, US>,
+                      "TileRows::adds: source and destination differ in element type or shape");
+        static_assert(UD::reg != 0, "TileRows::adds: tl0 is read-only (writes to it are discarded)");
+        detail::adds_insn<Imm>(dst, src);
+    }
+    /* TMULS without the ttype write (tiles of T's element type). */
+    template <class UD, class US>
+    void muls(UD &dst, const US &src, mul_scalar_t<typename T::elem> scalar) const
+    {
+        check_type<UD>();
+        static_assert(std::is_same<typename UD::elem, typename US::elem>::value && detail::same_shape<UD, US>,
+                      "TileRows::muls: source and destination differ in element type or shape");
+        static_assert(UD::reg != 0, "TileRows::muls: tl0 is read-only (writes to it are discarded)");
+        detail::muls_insn(dst, src, detail::muls_operand<typename T::elem>(scalar));
+    }
+    /* TXPOSE<A, B> without the ttype write (tiles of T's element type). */
+    template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1, unsigned X2, unsigned X3>
+    void xpose(TLo &lo, THi &hi, XposeShape<X0, X1, X2, X3> shape) const
+    {
+        check_type<TLo>();
+        check_type<THi>();
+        detail::xpose_insn<A, B, TLo, THi>(shape);
+        (void)lo;
+        (void)hi;
+    }
+
+private:
+    template <class U>
+    static constexpr void check_type()
+    {
+        static_assert(is_tile<U>::value && std::is_same<typename U::elem, typename T::elem>::value,
+                      "TileRows: the tile's element type must be T's (the one ttype holds)");
+    }
+    template <class U>
+    static constexpr void check_same()
+    {
+        static_assert(is_tile<U>::value && std::is_same<typename U::elem, typename T::elem>::value &&
+                          U::D0 == T::D0 && U::D1 == T::D1 && U::D2 == T::D2,
+                      "TileRows: the tile's element type and shape must be those of T");
+    }
+};
 
 /* The shape after swapping dimensions A and B. */
 template <class S, unsigned A, unsigned B>
