@@ -14,6 +14,7 @@
 #include "exec/helper-proto.h"
 #include "core/tl_copy.h"
 #include "xtl_disas.h"
+#include "xtl_mem_flags.h"
 #ifdef CONFIG_USER_ONLY
 #include "user/page-protection.h"
 #else
@@ -607,9 +608,10 @@ static inline uint8_t *xtl_tlb_host(CPURISCVState *env, uint64_t addr, uint64_t 
  * system mode: a TLB hit), and one copy does the rest.  False when
  * anything else applies (xtl_mem_insn then handles it).
  */
-static inline bool xtl_mem_insn_contiguous(CPURISCVState *env, uint32_t tlr, bool masked,
+static inline bool xtl_mem_insn_contiguous(CPURISCVState *env, uint32_t tlr, uint32_t flags,
                                            int32_t imm, target_ulong base, bool is_store)
 {
+    const bool masked = flags & XTL_MEM_MASKED;
     tl_state *s = &env->xtl;
     const tl_mem_plan *plan = &s->mem_plan[masked];
     uint64_t addr_mask, first;
@@ -628,15 +630,17 @@ static inline bool xtl_mem_insn_contiguous(CPURISCVState *env, uint32_t tlr, boo
     }
     env->xtl_in_use = true;
 #else
-    if (smstateen_acc_ok(env, 0, SMSTATEEN0_CS) != RISCV_EXCP_NONE) {
+    QEMU_BUILD_BUG_ON(NB_MMU_MODES > XTL_MEM_MMU_IDX_MASK + 1);
+    if (!(flags & XTL_MEM_NO_STATEEN) &&
+        smstateen_acc_ok(env, 0, SMSTATEEN0_CS) != RISCV_EXCP_NONE) {
         return false;
     }
     if (first + plan->block_bytes - 1 > addr_mask) {
         return false;
     }
-    host = xtl_tlb_host(env, adjust_addr(env, first), plan->block_bytes,
-                        is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
-                        riscv_env_mmu_index(env, false));
+    host = xtl_tlb_host(env, flags & XTL_MEM_PLAIN_ADDR ? first : adjust_addr(env, first),
+                        plan->block_bytes, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
+                        (flags >> XTL_MEM_MMU_IDX_SHIFT) & XTL_MEM_MMU_IDX_MASK);
     if (unlikely(!host)) {
         return false;
     }
@@ -652,22 +656,23 @@ static inline bool xtl_mem_insn_contiguous(CPURISCVState *env, uint32_t tlr, boo
     return true;
 }
 
-void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t masked, int32_t imm,
+/* flags: XTL_MEM_* (xtl_mem_flags.h) */
+void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t imm,
                       target_ulong base)
 {
-    if (likely(xtl_mem_insn_contiguous(env, tlr, masked, imm, base, false))) {
+    if (likely(xtl_mem_insn_contiguous(env, tlr, flags, imm, base, false))) {
         return;
     }
-    xtl_mem_insn(env, tlr, masked, imm, base, false, GETPC());
+    xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, false, GETPC());
 }
 
-void HELPER(xtl_store)(CPURISCVState *env, uint32_t tlr, uint32_t masked, int32_t imm,
+void HELPER(xtl_store)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t imm,
                        target_ulong base)
 {
-    if (likely(xtl_mem_insn_contiguous(env, tlr, masked, imm, base, true))) {
+    if (likely(xtl_mem_insn_contiguous(env, tlr, flags, imm, base, true))) {
         return;
     }
-    xtl_mem_insn(env, tlr, masked, imm, base, true, GETPC());
+    xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, true, GETPC());
 }
 
 /* ---- register-to-register instructions ---- */

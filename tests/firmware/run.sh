@@ -29,7 +29,7 @@ CFLAGS=(--specs=picolibc.specs -march=rv64imac -misa-spec=2.2 -mabi=lp64 -mcmode
 tap_numbered
 tap_can_skip
 
-progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem)
+progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem test_pm)
 declare -A built
 for p in "${progs[@]}"; do
     if $CC "${CFLAGS[@]}" "$src/crt0.S" "$src/rt.c" "$src/$p.c" -o "$out/$p.elf" 2>"$out/$p.build.log"; then
@@ -88,6 +88,8 @@ if [ "${built[test_mmio]}" = 1 ]; then
 fi
 run_fw test_stateen "Smstateen C bit: S/U illegal-instruction, VS/VU virtual-instruction" \
     "${M[@]}" -cpu rv64,xtl=on,smstateen=true,h=true
+run_fw test_pm "pointer masking (Smmpm): tagged TL loads and stores in M-mode" \
+    "${M[@]}" -cpu rv64,xtl=on,smmpm=true,smepmp=true
 run_fw test_off "xtl=off: CUSTOM-2 and TL CSRs illegal" \
     "${M[@]}" -cpu rv64,xtl=off
 if "$qemu" -M virt,help 2>/dev/null | grep -q 'tl-l1m-size'; then

@@ -1,0 +1,19 @@
+/*
+ * What the translator tells the tl.load / tl.store helpers besides the
+ * instruction's fields, packed into one helper argument: facts fixed for
+ * the translation block (its TB flags) that the helpers' fast path would
+ * otherwise work out again at every execution.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef TARGET_RISCV_XTL_MEM_FLAGS_H
+#define TARGET_RISCV_XTL_MEM_FLAGS_H
+
+#define XTL_MEM_MASKED          (1u << 0)   /* tl.mload / tl.mstore */
+/* System mode: */
+#define XTL_MEM_PLAIN_ADDR      (1u << 1)   /* RV64 without pointer masking: addresses as they are */
+#define XTL_MEM_NO_STATEEN      (1u << 2)   /* M-mode: no Smstateen check applies */
+#define XTL_MEM_MMU_IDX_SHIFT   3           /* the TB's data MMU index (TB_FLAGS MEM_IDX) */
+#define XTL_MEM_MMU_IDX_MASK    0xfu
+
+#endif
