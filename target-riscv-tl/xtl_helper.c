@@ -602,14 +602,14 @@ static inline uint8_t *xtl_tlb_host(CPURISCVState *env, uint64_t addr, uint64_t 
 #endif
 
 /*
- * The common case in as few steps as possible: the current CSRs give a
- * contiguous block (the plan is cached), the block lies in memory found
- * accessible without a lookup (user mode: the range last found mapped;
- * system mode: a TLB hit), and one copy does the rest.  False when
- * anything else applies (xtl_mem_insn then handles it).
+ * The common case in as few steps as possible: the current CSRs give an
+ * ordered plan (cached), its span lies in memory found accessible without
+ * a lookup (user mode: the range last found mapped; system mode: a TLB
+ * hit), and the core copies the slices, a contiguous block with one copy
+ * here.  False when anything else applies (xtl_mem_insn then handles it).
  */
-static inline bool xtl_mem_insn_contiguous(CPURISCVState *env, uint32_t tlr, uint32_t flags,
-                                           int32_t imm, target_ulong base, bool is_store)
+static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t flags,
+                                     int32_t imm, target_ulong base, bool is_store)
 {
     const bool masked = flags & XTL_MEM_MASKED;
     tl_state *s = &env->xtl;
@@ -617,14 +617,14 @@ static inline bool xtl_mem_insn_contiguous(CPURISCVState *env, uint32_t tlr, uin
     uint64_t addr_mask, first;
     uint8_t *host;
 
-    /* contiguous is only ever set in a plan whose status is TL_OK */
-    if (unlikely(!((s->mem_plan_valid >> masked) & 1) || !plan->contiguous)) {
+    if (unlikely(!((s->mem_plan_valid >> masked) & 1) || plan->status != TL_OK ||
+                 !plan->ordered || plan->span == 0)) {
         return false;
     }
     addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
     first = tl_mem_plan_first(plan, imm, base, addr_mask);
 #ifdef CONFIG_USER_ONLY
-    host = xtl_checked_host(env, first, plan->block_bytes, addr_mask, is_store);
+    host = xtl_checked_host(env, first, plan->span, addr_mask, is_store);
     if (unlikely(!host)) {
         return false;
     }
@@ -635,17 +635,23 @@ static inline bool xtl_mem_insn_contiguous(CPURISCVState *env, uint32_t tlr, uin
         smstateen_acc_ok(env, 0, SMSTATEEN0_CS) != RISCV_EXCP_NONE) {
         return false;
     }
-    if (first + plan->block_bytes - 1 > addr_mask) {
+    if (first + plan->span - 1 > addr_mask) {
         return false;
     }
     host = xtl_tlb_host(env, flags & XTL_MEM_PLAIN_ADDR ? first : adjust_addr(env, first),
-                        plan->block_bytes, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
+                        plan->span, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
                         (flags >> XTL_MEM_MMU_IDX_SHIFT) & XTL_MEM_MMU_IDX_MASK);
     if (unlikely(!host)) {
         return false;
     }
 #endif
-    if (is_store) {
+    if (!plan->contiguous) {
+        if (is_store) {
+            tl_store_to_host(s, tlr, plan, host);
+        } else {
+            tl_load_from_host(s, tlr, plan, host);
+        }
+    } else if (is_store) {
         tl_bulk_copy(host, s->reg[tlr], plan->block_bytes);     /* reg[0] is all-zero */
     } else if (tlr != 0) {
         tl_bulk_copy(s->reg[tlr], host, plan->block_bytes);
@@ -660,7 +666,7 @@ static inline bool xtl_mem_insn_contiguous(CPURISCVState *env, uint32_t tlr, uin
 void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t imm,
                       target_ulong base)
 {
-    if (likely(xtl_mem_insn_contiguous(env, tlr, flags, imm, base, false))) {
+    if (likely(xtl_mem_insn_fast(env, tlr, flags, imm, base, false))) {
         return;
     }
     xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, false, GETPC());
@@ -669,7 +675,7 @@ void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t 
 void HELPER(xtl_store)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t imm,
                        target_ulong base)
 {
-    if (likely(xtl_mem_insn_contiguous(env, tlr, flags, imm, base, true))) {
+    if (likely(xtl_mem_insn_fast(env, tlr, flags, imm, base, true))) {
         return;
     }
     xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, true, GETPC());
