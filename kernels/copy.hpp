@@ -10,6 +10,8 @@
 #ifndef TL_KERNELS_COPY_HPP
 #define TL_KERNELS_COPY_HPP
 
+#include <utility>
+
 #include "tl/tile.hpp"
 
 namespace tl {
@@ -57,19 +59,50 @@ namespace detail {
 template <class E, unsigned Reg>
 void copy2d_tiles(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src);
 
+/* Tile k of a group: rows of W bytes in register Reg + k. */
+template <uint32_t W, unsigned Reg, size_t K>
+using RowTile = Tile<int8, 1024 / W, W / 64, 64, Reg + unsigned(K)>;
+
+constexpr unsigned kCopyGroup = 8; /* tiles moved per pitch switch: registers Reg .. Reg+7 */
+
+/* Loads tiles `first` ... first+7 (tile k: row (k / per_row) * R, byte (k % per_row) * W). */
+template <uint32_t W, unsigned Reg, class IO, size_t... K>
+void load_group(const IO &io, const uint8_t *src, int64_t pitch, uint32_t per_row, uint32_t first,
+                std::index_sequence<K...>)
+{
+    constexpr uint32_t R = 1024 / W;
+    (([&] {
+         RowTile<W, Reg, K> t;
+         const uint32_t k = first + uint32_t(K);
+         io.load(t, src + int64_t(k / per_row * R) * pitch + (k % per_row) * W);
+     })(),
+     ...);
+}
+template <uint32_t W, unsigned Reg, class IO, size_t... K>
+void store_group(const IO &io, uint8_t *dst, int64_t pitch, uint32_t per_row, uint32_t first,
+                 std::index_sequence<K...>)
+{
+    constexpr uint32_t R = 1024 / W;
+    (io.store(dst + int64_t((first + uint32_t(K)) / per_row * R) * pitch + ((first + uint32_t(K)) % per_row) * W,
+              RowTile<W, Reg, K>{}),
+     ...);
+}
+
 /*
  * The whole tiles of rows of W bytes (W = 64 .. 1024, a power of two) in a
- * copy of `rows` rows of row_bytes bytes: 1024 / W rows per tile, one
- * tl.load with the source's pitch and one tl.store with the destination's,
- * the CSRs written once (and the stride before each instruction when the
- * pitches differ).  Returns the rows and columns (bytes) done: the
- * rectangle [0, *rows_done) x [0, *bytes_done).
+ * copy of `rows` rows of row_bytes bytes: 1024 / W rows per tile, tl.load
+ * with the source's pitch and tl.store with the destination's, the CSRs
+ * written once; when the pitches differ, eight tiles (registers Reg ..
+ * Reg+7) are loaded, then stored, so the stride changes twice per eight
+ * tiles.  Returns the rows and columns (bytes) done: the rectangle
+ * [0, *rows_done) x [0, *bytes_done).
  */
 template <uint32_t W, unsigned Reg>
 void copy_row_tiles(uint8_t *dst, int64_t dst_pitch, const uint8_t *src, int64_t src_pitch,
                     uint32_t rows, uint32_t row_bytes, uint32_t *rows_done, uint32_t *bytes_done)
 {
-    using T = Tile<int8, 1024 / W, W / 64, 64, Reg>;
+    static_assert(Reg >= 1 && Reg + kCopyGroup - 1 < 32, "copy: registers Reg .. Reg+7 must be tl1 .. tl31");
+    using T = RowTile<W, Reg, 0>;
     constexpr uint32_t R = 1024 / W;
     const uint32_t full_rows = rows / R * R, full_bytes = row_bytes / W * W;
     *rows_done = full_rows;
@@ -78,22 +111,28 @@ void copy_row_tiles(uint8_t *dst, int64_t dst_pitch, const uint8_t *src, int64_t
         *rows_done = *bytes_done = 0;
         return;
     }
+    const uint32_t per_row = full_bytes / W, tiles = full_rows / R * per_row;
     const TileRows<T> io(src_pitch);
-    const bool same_pitch = src_pitch == dst_pitch;
-    T t;
-    for (uint32_t r0 = 0; r0 < full_rows; r0 += R) {
-        const uint8_t *from = src + int64_t(r0) * src_pitch;
-        uint8_t *to = dst + int64_t(r0) * dst_pitch;
-        for (uint32_t c0 = 0; c0 < full_bytes; c0 += W) {
-            if (!same_pitch) {
-                io.set_pitch(src_pitch);
-            }
-            io.load(t, from + c0);
-            if (!same_pitch) {
-                io.set_pitch(dst_pitch);
-            }
-            io.store(to + c0, t);
+    uint32_t k = 0;
+    if (src_pitch != dst_pitch) {
+        for (; tiles - k >= kCopyGroup; k += kCopyGroup) {
+            io.set_pitch(src_pitch);
+            load_group<W, Reg>(io, src, src_pitch, per_row, k, std::make_index_sequence<kCopyGroup>{});
+            io.set_pitch(dst_pitch);
+            store_group<W, Reg>(io, dst, dst_pitch, per_row, k, std::make_index_sequence<kCopyGroup>{});
         }
+    }
+    T t;
+    for (; k < tiles; ++k) {
+        const int64_t r0 = int64_t(k / per_row * R), c0 = (k % per_row) * W;
+        if (src_pitch != dst_pitch) {
+            io.set_pitch(src_pitch);
+        }
+        io.load(t, src + r0 * src_pitch + c0);
+        if (src_pitch != dst_pitch) {
+            io.set_pitch(dst_pitch);
+        }
+        io.store(dst + r0 * dst_pitch + c0, t);
     }
 }
 

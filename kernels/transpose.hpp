@@ -14,6 +14,8 @@
 #ifndef TL_KERNELS_TRANSPOSE_HPP
 #define TL_KERNELS_TRANSPOSE_HPP
 
+#include <utility>
+
 #include "tl/tile.hpp"
 
 namespace tl {
@@ -31,6 +33,42 @@ struct TransposeBlock {
  * dst[c][r] = src[r][c]; src is R x C, dst C x R, any byte strides.
  * 4-bit types need even R and C.
  */
+namespace detail {
+
+constexpr unsigned kXposeGroup = 4; /* whole blocks per CSR setting: 8 registers */
+
+/*
+ * Blocks first .. first+3 of the whole ones (block k: rows (k / per_row) *
+ * X0, columns (k % per_row) * X1 of src), block g in registers Reg + 2g and
+ * Reg + 2g + 1: all halves loaded, transposed, then stored.
+ */
+template <class E, unsigned Reg, size_t... G>
+void transpose_block_group(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src, int64_t src_pitch,
+                           int64_t dst_pitch, uint32_t per_row, uint32_t first, std::index_sequence<G...>)
+{
+    using B = TransposeBlock<E>;
+    constexpr unsigned X0 = B::X0, X1 = B::X1, H0 = X0 / 2, H1 = X1 / 2;
+    const TileRows<Tile2D<E, H0, X1, Reg>> in(src_pitch);
+    (([&] {
+         const uint32_t k = first + uint32_t(G), r0 = k / per_row * X0, c0 = k % per_row * X1;
+         Tile2D<E, H0, X1, Reg + 2 * unsigned(G)> a;
+         Tile2D<E, H0, X1, Reg + 2 * unsigned(G) + 1> b;
+         in.load(a, src.ptr({r0, c0}));
+         in.load(b, src.ptr({r0 + H0, c0}));
+         in.template xpose<0, 1>(a, b, typename B::Shape{});
+     })(),
+     ...);
+    const TileRows<Tile2D<E, H1, X0, Reg>> out(dst_pitch);
+    (([&] {
+         const uint32_t k = first + uint32_t(G), r0 = k / per_row * X0, c0 = k % per_row * X1;
+         out.store(dst.ptr({c0, r0}), Tile2D<E, H1, X0, Reg + 2 * unsigned(G)>{});
+         out.store(dst.ptr({c0 + H1, r0}), Tile2D<E, H1, X0, Reg + 2 * unsigned(G) + 1>{});
+     })(),
+     ...);
+}
+
+} // namespace detail
+
 template <class E, unsigned RegA = 1, unsigned RegB = 2>
 void transpose2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
 {
@@ -46,26 +84,34 @@ void transpose2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
     auto hi = [](uint32_t v, uint32_t h) { return v > h ? v - h : 0u; };
     /*
      * Whole blocks: the rows of each half moved by TileRows, so the CSRs are
-     * written once per direction and block instead of before every
-     * instruction; the edges below, through the valid regions.
+     * written once per direction and group of blocks instead of before every
+     * instruction (with RegB = RegA + 1 <= 25, four blocks at a time in
+     * registers RegA .. RegA+7); the edges below, through the valid regions.
      */
     const uint32_t R_full = R / X0 * X0, C_full = C / X1 * X1;
     if constexpr (E::bits >= 8) {
         const int64_t src_pitch = src.stride(0), dst_pitch = dst.stride(0);
-        for (uint32_t r0 = 0; r0 < R_full; r0 += X0) {
-            for (uint32_t c0 = 0; c0 < C_full; c0 += X1) {
-                InA a;
-                InB b;
-                const TileRows<InA> in(src_pitch);
-                in.load(a, src.ptr({r0, c0}));
-                in.load(b, src.ptr({r0 + H0, c0}));
-                in.template xpose<0, 1>(a, b, typename B::Shape{});
-                OutA oa;
-                OutB ob;
-                const TileRows<OutA> out(dst_pitch);
-                out.store(dst.ptr({c0, r0}), oa);
-                out.store(dst.ptr({c0 + H1, r0}), ob);
+        const uint32_t per_row = C_full / X1, blocks = R_full / X0 * per_row;
+        uint32_t k = 0;
+        if constexpr (RegB == RegA + 1 && RegA + 7 < 32) {
+            for (; blocks - k >= detail::kXposeGroup; k += detail::kXposeGroup) {
+                detail::transpose_block_group<E, RegA>(dst, src, src_pitch, dst_pitch, per_row, k,
+                                                       std::make_index_sequence<detail::kXposeGroup>{});
             }
+        }
+        for (; k < blocks; ++k) {
+            const uint32_t r0 = k / per_row * X0, c0 = k % per_row * X1;
+            InA a;
+            InB b;
+            const TileRows<InA> in(src_pitch);
+            in.load(a, src.ptr({r0, c0}));
+            in.load(b, src.ptr({r0 + H0, c0}));
+            in.template xpose<0, 1>(a, b, typename B::Shape{});
+            OutA oa;
+            OutB ob;
+            const TileRows<OutA> out(dst_pitch);
+            out.store(dst.ptr({c0, r0}), oa);
+            out.store(dst.ptr({c0 + H1, r0}), ob);
         }
     }
     for (uint32_t r0 = 0; r0 < R; r0 += X0) {
