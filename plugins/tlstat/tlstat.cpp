@@ -93,6 +93,7 @@ struct Decision {
     int type = tl::kInvalidType;
     int cell = -1;
     tl::MemoryAccess mem;
+    tlstat::FormStat *form = nullptr;      /* the vCPU's counters of (form, type) */
 };
 
 /* Everything one vCPU owns; only that vCPU's thread touches it while running. */
@@ -446,9 +447,9 @@ void on_tl_exec(unsigned int vcpu_index, void *udata)
         resolve(v, s, site->pc);
     }
     refresh_csrs(v, s, csrs_needed(site->insn.form));
-    site_stat(v, site);                    /* sizes v.decisions */
+    PcStat &ps = site_stat(v, site);       /* also sizes v.decisions */
     Decision &d = v.decisions[site->id];
-    if (d.checked != v.values_changed &&
+    if (__builtin_expect(d.checked != v.values_changed, 0) &&
         (!d.decided || std::memcmp(&d.from, &v.csrs, sizeof(v.csrs)) != 0)) {
         d.decided = true;
         d.from = v.csrs;
@@ -456,6 +457,7 @@ void on_tl_exec(unsigned int vcpu_index, void *udata)
         d.mem = tl::is_memory(site->insn.form) && v.have_csrs ? tl::memory_access(site->insn.form, v.csrs)
                                                               : tl::MemoryAccess{};
         d.cell = tl::instruction_cell(site->insn.form, d.type, d.mem);
+        d.form = &v.forms[site->insn.form][d.type];
     }
     d.checked = v.values_changed;
     Pending &p = v.pending;
@@ -463,7 +465,15 @@ void on_tl_exec(unsigned int vcpu_index, void *udata)
     p.type = d.type;
     p.mem = d.mem;
     p.cell = d.cell;
-    count_completed(v, 1);
+    /* count_completed(v, 1), through the decision's pointer */
+    d.form->count++;
+    d.form->bytes += d.mem.bytes;
+    d.form->engines[site->insn.engine]++;
+    if (d.cell >= 0) {
+        v.cells[d.cell]++;
+    }
+    ps.count++;
+    ps.bytes += d.mem.bytes;
     s.pending = 1;
 }
 
