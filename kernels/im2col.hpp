@@ -61,6 +61,56 @@ bool im2col3x3_whole_images(const GlobalTensor<E, 2> &out, const GlobalTensor<E,
         TFILLPAD<Pad>(pad, nothing); /* an empty valid region: every element is the pad value */
     }
     const uint32_t rows = low_mask(H), cols = low_mask(W);
+    if (H == 32 && W == SW && in.stride(1) == int64_t(W * E::bits / 8)) {
+        /*
+         * Whole tiles of dense images: the CSRs written once for all
+         * channels (TileRows), then per channel a load, the concats and the
+         * stores, each one instruction (concat writes its two masks).
+         */
+        const TileRows<Image> io(in.stride(1));
+        Image image;
+        Rows shifted_rows;
+        Shifted shifted;
+        for (uint32_t c = 0; c < C; ++c) {
+            io.load(image, in.select(0, c).data());
+            uint8_t *orows = out.select(0, c * 9).data();
+            const int64_t orow_bytes = out.stride(0);
+            for (int kh = 0; kh < 3; ++kh) {
+                if (kh == 0) {
+                    io.template concat<0>(shifted_rows, pad, image, 1u, rows >> 1);
+                } else if (kh == 2) {
+                    io.template concat<0>(shifted_rows, image, pad, rows & ~1u, 1u);
+                }
+                for (int kw = 0; kw < 3; ++kw) {
+                    uint8_t *orow = orows + (kh * 3 + kw) * orow_bytes;
+                    if (kh == 1) {
+                        if (kw == 0) {
+                            io.template concat<2>(shifted, pad, image, 1u, cols >> 1);
+                        } else if (kw == 2) {
+                            io.template concat<2>(shifted, image, pad, cols & ~1u, 1u);
+                        }
+                        if (kw == 1) {
+                            io.store(orow, image);
+                        } else {
+                            io.store(orow, shifted);
+                        }
+                    } else {
+                        if (kw == 0) {
+                            io.template concat<2>(shifted, pad, shifted_rows, 1u, cols >> 1);
+                        } else if (kw == 2) {
+                            io.template concat<2>(shifted, shifted_rows, pad, cols & ~1u, 1u);
+                        }
+                        if (kw == 1) {
+                            io.store(orow, shifted_rows);
+                        } else {
+                            io.store(orow, shifted);
+                        }
+                    }
+                }
+            }
+        }
+        return true;
+    }
     for (uint32_t c = 0; c < C; ++c) {
         Image image(H, 1, W);
         TLOAD(image, in.select(0, c));

@@ -741,8 +741,10 @@ TL_OP void TFILLPAD(TD &dst, const TS &src)
  * dimensions the smaller of the sources'.  The form without masks
  * concatenates the valid prefixes along Dim.
  */
+namespace detail {
+/* TCONCAT but for ttype and tshape, which hold the tiles' type and shape already. */
 template <unsigned Dim, class TD, class T1, class T2>
-TL_OP void TCONCAT(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask1, uint32_t mask2)
+TL_OP void concat_insn(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask1, uint32_t mask2)
 {
     static_assert(is_tile<TD>::value && is_tile<T1>::value && is_tile<T2>::value,
                   "TCONCAT: operands must be tl::Tile");
@@ -761,12 +763,20 @@ TL_OP void TCONCAT(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask1, uint
         v[d] = src1.valid(d) < src2.valid(d) ? src1.valid(d) : src2.valid(d);
     }
     v[Dim] = n;
-    backend::csr_write<csr::ttype>(TD::elem::ttype);
-    backend::csr_write<csr::tshape>(TD::tshape);
     backend::csr_write<csr::tmask_concat_1>(mask1);
     backend::csr_write<csr::tmask_concat_2>(mask2);
     backend::concat<Dim, TD::reg, T1::reg, T2::reg>();
     dst.set_valid(v[0], v[1], v[2]);
+}
+} // namespace detail
+
+template <unsigned Dim, class TD, class T1, class T2>
+TL_OP void TCONCAT(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask1, uint32_t mask2)
+{
+    static_assert(is_tile<TD>::value, "TCONCAT: operands must be tl::Tile");
+    backend::csr_write<csr::ttype>(TD::elem::ttype);
+    backend::csr_write<csr::tshape>(TD::tshape);
+    detail::concat_insn<Dim>(dst, src1, src2, mask1, mask2);
 }
 template <unsigned Dim, class TD, class T1, class T2>
 TL_OP void TCONCAT(TD &dst, const T1 &src1, const T2 &src2)
@@ -851,9 +861,11 @@ TL_OP void TXPOSE(TLo &lo, THi &hi, XposeShape<X0, X1, X2, X3> shape)
  * writes a TL CSR again: another TileRows, set_pitch, or a tile operation
  * that writes tshape, tmask_load_width or tmask_load_stride (TLOAD, TSTORE,
  * TCONCAT, ...).  TADDS, TMULS and TXPOSE of tiles of T's element type only
- * need ttype, which the constructor set: adds / muls / xpose issue them
- * without writing it again, and the free functions (which rewrite ttype with
- * the same value) may be used in between as well.
+ * need ttype, and TCONCAT of tiles of T's shape ttype and tshape, which the
+ * constructor set: adds / muls / xpose / concat issue them without writing
+ * those again (concat writes its masks), and the free functions TADDS,
+ * TMULS and TXPOSE (which rewrite ttype with the same value) may be used in
+ * between as well.
  */
 template <class T>
 class TileRows {
@@ -914,6 +926,15 @@ public:
                       "TileRows::muls: source and destination differ in element type or shape");
         static_assert(UD::reg != 0, "TileRows::muls: tl0 is read-only (writes to it are discarded)");
         detail::muls_insn(dst, src, detail::muls_operand<typename T::elem>(scalar));
+    }
+    /* TCONCAT<Dim> without the ttype and tshape writes (tiles of T's type and shape). */
+    template <unsigned Dim, class UD, class U1, class U2>
+    void concat(UD &dst, const U1 &src1, const U2 &src2, uint32_t mask1, uint32_t mask2) const
+    {
+        check_same<UD>();
+        check_same<U1>();
+        check_same<U2>();
+        detail::concat_insn<Dim>(dst, src1, src2, mask1, mask2);
     }
     /* TXPOSE<A, B> without the ttype write (tiles of T's element type). */
     template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1, unsigned X2, unsigned X3>
