@@ -96,6 +96,12 @@ struct Decision {
     tlstat::FormStat *form = nullptr;      /* the vCPU's counters of (form, type) */
 };
 
+/* A vCPU's counters of one site and its decision, side by side. */
+struct SiteState {
+    PcStat stat{nullptr};
+    Decision d;
+};
+
 /* Everything one vCPU owns; only that vCPU's thread touches it while running. */
 struct Vcpu {
     RegHandle csr[tl::kNumCsrs];
@@ -111,8 +117,7 @@ struct Vcpu {
     Pending pending;
     FormStat forms[tl::F_NUM][tl::kNumTypes + 1];
     uint64_t cells[tl::kNumCells] = {};
-    std::vector<PcStat> sites;             /* by Site::id */
-    std::vector<Decision> decisions;       /* by Site::id */
+    std::vector<SiteState> sites;          /* by Site::id */
     GByteArray *buf = g_byte_array_new();
 };
 
@@ -295,15 +300,19 @@ inline __attribute__((always_inline)) void refresh_csrs(Vcpu &v, Slot &s, uint32
     }
 }
 
-inline __attribute__((always_inline)) PcStat &site_stat(Vcpu &v, const Site *site)
+inline __attribute__((always_inline)) SiteState &site_state(Vcpu &v, const Site *site)
 {
     if (__builtin_expect(site->id >= v.sites.size(), 0)) {
-        v.sites.resize(site->id + 64, PcStat{nullptr});
-        v.decisions.resize(site->id + 64);
+        v.sites.resize(site->id + 64);
     }
-    PcStat &ps = v.sites[site->id];
-    ps.site = site;
-    return ps;
+    SiteState &st = v.sites[site->id];
+    st.stat.site = site;
+    return st;
+}
+
+inline __attribute__((always_inline)) PcStat &site_stat(Vcpu &v, const Site *site)
+{
+    return site_state(v, site).stat;
 }
 
 /*
@@ -447,8 +456,9 @@ void on_tl_exec(unsigned int vcpu_index, void *udata)
         resolve(v, s, site->pc);
     }
     refresh_csrs(v, s, csrs_needed(site->insn.form));
-    PcStat &ps = site_stat(v, site);       /* also sizes v.decisions */
-    Decision &d = v.decisions[site->id];
+    SiteState &st = site_state(v, site);
+    PcStat &ps = st.stat;
+    Decision &d = st.d;
     if (__builtin_expect(d.checked != v.values_changed, 0) &&
         (!d.decided || std::memcmp(&d.from, &v.csrs, sizeof(v.csrs)) != 0)) {
         d.decided = true;
@@ -592,7 +602,8 @@ Totals gather()
         for (int c = tl::kCellTrap; c < tl::kNumCells; c++) {
             t.cells[c] += v.cells[c];
         }
-        for (const PcStat &ps : v.sites) {
+        for (const SiteState &st : v.sites) {
+            const PcStat &ps = st.stat;
             if (!ps.site) {
                 continue;
             }
@@ -670,7 +681,8 @@ void after_fork_in_child()
             }
         }
         std::fill(std::begin(v.cells), std::end(v.cells), 0);
-        for (PcStat &ps : v.sites) {
+        for (SiteState &st : v.sites) {
+            PcStat &ps = st.stat;
             ps.count = ps.bytes = ps.traps = 0;
         }
         std::fill(std::begin(v.seen_writes), std::end(v.seen_writes), 0);
