@@ -43,6 +43,32 @@ namespace detail {
  * zero, else filled by TFILLPAD), then stored as one output row.
  * Registers Reg .. Reg+3.  False (nothing done) for larger images.
  */
+/*
+ * The nine shifted copies of an image in a register, output row k = kh*3 + kw
+ * being the image shifted by (kh - 1, kw - 1): rows through concat0 (a pad
+ * row joined above or below), columns through concat2 (a pad column joined
+ * left or right), each copy handed to store(k, tile).
+ */
+template <class Image, class Rows, class Shifted, class PadTile, class Concat0, class Concat2, class Store>
+void nine_shifts(const Image &image, Rows &shifted_rows, Shifted &shifted, const PadTile &pad, uint32_t rows,
+                 uint32_t cols, Concat0 concat0, Concat2 concat2, Store store)
+{
+    /* Column j of copies kh*3 .. kh*3+2 is column j - 1, j, j + 1 of src. */
+    auto columns = [&](int kh, const auto &src) {
+        concat2(shifted, pad, src, 1u, cols >> 1);
+        store(kh * 3, shifted);
+        store(kh * 3 + 1, src);
+        concat2(shifted, src, pad, cols & ~1u, 1u);
+        store(kh * 3 + 2, shifted);
+    };
+    /* Row i of copies 0..2 is image row i - 1; of copies 6..8, row i + 1. */
+    concat0(shifted_rows, pad, image, 1u, rows >> 1);
+    columns(0, shifted_rows);
+    columns(1, image);
+    concat0(shifted_rows, image, pad, rows & ~1u, 1u);
+    columns(2, shifted_rows);
+}
+
 template <class E, PadValue Pad, unsigned Reg>
 bool im2col3x3_whole_images(const GlobalTensor<E, 2> &out, const GlobalTensor<E, 3> &in)
 {
@@ -61,6 +87,8 @@ bool im2col3x3_whole_images(const GlobalTensor<E, 2> &out, const GlobalTensor<E,
         TFILLPAD<Pad>(pad, nothing); /* an empty valid region: every element is the pad value */
     }
     const uint32_t rows = low_mask(H), cols = low_mask(W);
+    Rows shifted_rows;
+    Shifted shifted;
     if (H == 32 && W == SW && in.stride(1) == int64_t(W * E::bits / 8)) {
         /*
          * Whole tiles of dense images: the CSRs written once for all
@@ -69,89 +97,32 @@ bool im2col3x3_whole_images(const GlobalTensor<E, 2> &out, const GlobalTensor<E,
          */
         const TileRows<Image> io(in.stride(1));
         Image image;
-        Rows shifted_rows;
-        Shifted shifted;
+        const int64_t orow_bytes = out.stride(0);
         for (uint32_t c = 0; c < C; ++c) {
             io.load(image, in.select(0, c).data());
             uint8_t *orows = out.select(0, c * 9).data();
-            const int64_t orow_bytes = out.stride(0);
-            for (int kh = 0; kh < 3; ++kh) {
-                if (kh == 0) {
-                    io.template concat<0>(shifted_rows, pad, image, 1u, rows >> 1);
-                } else if (kh == 2) {
-                    io.template concat<0>(shifted_rows, image, pad, rows & ~1u, 1u);
-                }
-                for (int kw = 0; kw < 3; ++kw) {
-                    uint8_t *orow = orows + (kh * 3 + kw) * orow_bytes;
-                    if (kh == 1) {
-                        if (kw == 0) {
-                            io.template concat<2>(shifted, pad, image, 1u, cols >> 1);
-                        } else if (kw == 2) {
-                            io.template concat<2>(shifted, image, pad, cols & ~1u, 1u);
-                        }
-                        if (kw == 1) {
-                            io.store(orow, image);
-                        } else {
-                            io.store(orow, shifted);
-                        }
-                    } else {
-                        if (kw == 0) {
-                            io.template concat<2>(shifted, pad, shifted_rows, 1u, cols >> 1);
-                        } else if (kw == 2) {
-                            io.template concat<2>(shifted, shifted_rows, pad, cols & ~1u, 1u);
-                        }
-                        if (kw == 1) {
-                            io.store(orow, shifted_rows);
-                        } else {
-                            io.store(orow, shifted);
-                        }
-                    }
-                }
-            }
+            nine_shifts(
+                image, shifted_rows, shifted, pad, rows, cols,
+                [&](auto &d, const auto &a, const auto &b, uint32_t m1, uint32_t m2) {
+                    io.template concat<0>(d, a, b, m1, m2);
+                },
+                [&](auto &d, const auto &a, const auto &b, uint32_t m1, uint32_t m2) {
+                    io.template concat<2>(d, a, b, m1, m2);
+                },
+                [&](int k, const auto &t) { io.store(orows + k * orow_bytes, t); });
         }
         return true;
     }
     for (uint32_t c = 0; c < C; ++c) {
         Image image(H, 1, W);
         TLOAD(image, in.select(0, c));
-        Rows shifted_rows;
-        Shifted shifted;
-        for (int kh = 0; kh < 3; ++kh) {
-            /* Row i of the result is image row i + kh - 1. */
-            if (kh == 0) {
-                TCONCAT<0>(shifted_rows, pad, image, 1u, rows >> 1);
-            } else if (kh == 2) {
-                TCONCAT<0>(shifted_rows, image, pad, rows & ~1u, 1u);
-            }
-            for (int kw = 0; kw < 3; ++kw) {
-                const GlobalTensor<E, 2> orow =
-                    out.select(0, c * 9 + uint32_t(kh * 3 + kw)).template reshape<2>({H, W});
-                /* Column j of the result is column j + kw - 1. */
-                if (kh == 1) {
-                    if (kw == 0) {
-                        TCONCAT<2>(shifted, pad, image, 1u, cols >> 1);
-                    } else if (kw == 2) {
-                        TCONCAT<2>(shifted, image, pad, cols & ~1u, 1u);
-                    }
-                    if (kw == 1) {
-                        TSTORE(orow, image);
-                    } else {
-                        TSTORE(orow, shifted);
-                    }
-                } else {
-                    if (kw == 0) {
-                        TCONCAT<2>(shifted, pad, shifted_rows, 1u, cols >> 1);
-                    } else if (kw == 2) {
-                        TCONCAT<2>(shifted, shifted_rows, pad, cols & ~1u, 1u);
-                    }
-                    if (kw == 1) {
-                        TSTORE(orow, shifted_rows);
-                    } else {
-                        TSTORE(orow, shifted);
-                    }
-                }
-            }
-        }
+        nine_shifts(
+            image, shifted_rows, shifted, pad, rows, cols,
+            [](auto &d, const auto &a, const auto &b, uint32_t m1, uint32_t m2) { TCONCAT<0>(d, a, b, m1, m2); },
+            [](auto &d, const auto &a, const auto &b, uint32_t m1, uint32_t m2) { TCONCAT<2>(d, a, b, m1, m2); },
+            [&](int k, const auto &t) {
+                TSTORE(out.select(0, c * 9 + uint32_t(k)).template reshape<2>({H, W}), t);
+            });
     }
     return true;
 }
