@@ -455,10 +455,7 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
     if (adjust_addr(env, addr) != addr) {
         return NULL;
     }
-    if (checked->generation == generation && checked->last > checked->first &&
-        addr >= checked->first && last <= checked->last && !xtl_plugin_watches_memory(env)) {
-        return g2h(env_cpu(env), addr);
-    }
+    /* (the caller tried the range this thread last found mapped: xtl_checked_host) */
     if (probe_access_flags(env, addr, 1, type, mmu_idx, true, &h, ra)) {
         return NULL;
     }
