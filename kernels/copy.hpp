@@ -63,9 +63,11 @@ void copy2d_tiles(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src);
 template <uint32_t W, unsigned Reg, size_t K>
 using RowTile = Tile<int8, 1024 / W, W / 64, 64, Reg + unsigned(K)>;
 
-constexpr unsigned kCopyGroup = 8; /* tiles moved per pitch switch: registers Reg .. Reg+7 */
+/* Tiles moved per pitch switch: registers Reg .. Reg+15, or up to tl31. */
+template <unsigned Reg>
+constexpr unsigned kCopyGroup = 32 - Reg < 16 ? 32 - Reg : 16;
 
-/* Loads tiles `first` ... first+7 (tile k: row (k / per_row) * R, byte (k % per_row) * W). */
+/* Loads tiles `first`, first+1, ... (tile k: row (k / per_row) * R, byte (k % per_row) * W). */
 template <uint32_t W, unsigned Reg, class IO, size_t... K>
 void load_group(const IO &io, const uint8_t *src, int64_t pitch, uint32_t per_row, uint32_t first,
                 std::index_sequence<K...>)
@@ -92,16 +94,18 @@ void store_group(const IO &io, uint8_t *dst, int64_t pitch, uint32_t per_row, ui
  * The whole tiles of rows of W bytes (W = 64 .. 1024, a power of two) in a
  * copy of `rows` rows of row_bytes bytes: 1024 / W rows per tile, tl.load
  * with the source's pitch and tl.store with the destination's, the CSRs
- * written once; when the pitches differ, eight tiles (registers Reg ..
- * Reg+7) are loaded, then stored, so the stride changes twice per eight
- * tiles.  Returns the rows and columns (bytes) done: the rectangle
+ * written once; when the pitches differ, sixteen tiles (registers Reg ..
+ * Reg+15, fewer when that passes tl31) are loaded, then stored, so the
+ * stride changes twice per group.  Returns the rows and columns (bytes)
+ * done: the rectangle
  * [0, *rows_done) x [0, *bytes_done).
  */
 template <uint32_t W, unsigned Reg>
 void copy_row_tiles(uint8_t *dst, int64_t dst_pitch, const uint8_t *src, int64_t src_pitch,
                     uint32_t rows, uint32_t row_bytes, uint32_t *rows_done, uint32_t *bytes_done)
 {
-    static_assert(Reg >= 1 && Reg + kCopyGroup - 1 < 32, "copy: registers Reg .. Reg+7 must be tl1 .. tl31");
+    static_assert(Reg >= 1 && Reg < 32, "copy: Reg must be tl1 .. tl31");
+    constexpr unsigned G = kCopyGroup<Reg>;
     using T = RowTile<W, Reg, 0>;
     constexpr uint32_t R = 1024 / W;
     const uint32_t full_rows = rows / R * R, full_bytes = row_bytes / W * W;
@@ -115,11 +119,11 @@ void copy_row_tiles(uint8_t *dst, int64_t dst_pitch, const uint8_t *src, int64_t
     const TileRows<T> io(src_pitch);
     uint32_t k = 0;
     if (src_pitch != dst_pitch) {
-        for (; tiles - k >= kCopyGroup; k += kCopyGroup) {
+        for (; tiles - k >= G; k += G) {
             io.set_pitch(src_pitch);
-            load_group<W, Reg>(io, src, src_pitch, per_row, k, std::make_index_sequence<kCopyGroup>{});
+            load_group<W, Reg>(io, src, src_pitch, per_row, k, std::make_index_sequence<G>{});
             io.set_pitch(dst_pitch);
-            store_group<W, Reg>(io, dst, dst_pitch, per_row, k, std::make_index_sequence<kCopyGroup>{});
+            store_group<W, Reg>(io, dst, dst_pitch, per_row, k, std::make_index_sequence<G>{});
         }
     }
     T t;
