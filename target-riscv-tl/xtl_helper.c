@@ -602,8 +602,8 @@ static inline uint8_t *xtl_tlb_host(CPURISCVState *env, uint64_t addr, uint64_t 
  * The common case in as few steps as possible: the current CSRs give an
  * ordered plan (cached), its span lies in memory found accessible without
  * a lookup (user mode: the range last found mapped; system mode: a TLB
- * hit), and the core copies the slices, a contiguous block with one copy
- * here.  False when anything else applies (xtl_mem_insn then handles it).
+ * hit), and the core copies the slices.  False when anything else applies
+ * (xtl_mem_insn then handles it).
  */
 static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t flags,
                                      int32_t imm, target_ulong base, bool is_store)
@@ -642,19 +642,10 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
         return false;
     }
 #endif
-    if (!plan->contiguous) {
-        if (is_store) {
-            tl_store_to_host(s, tlr, plan, host);
-        } else {
-            tl_load_from_host(s, tlr, plan, host);
-        }
-    } else if (is_store) {
-        tl_bulk_copy(host, s->reg[tlr], plan->block_bytes);     /* reg[0] is all-zero */
-    } else if (tlr != 0) {
-        tl_bulk_copy(s->reg[tlr], host, plan->block_bytes);
-        if (plan->block_bytes != TL_REG_BYTES) {
-            memset(s->reg[tlr] + plan->block_bytes, 0, TL_REG_BYTES - plan->block_bytes);
-        }
+    if (is_store) {
+        tl_store_to_host(s, tlr, plan, host);
+    } else {
+        tl_load_from_host(s, tlr, plan, host);
     }
     return true;
 }
