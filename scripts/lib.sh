@@ -455,6 +455,7 @@ tl_progress() {
     local what=$1 logf=$2 t0=$SECONDS rc=0 mon parent=$BASHPID
     shift 2
     : > "$logf"
+    rm -f "$logf.stop"
     (
         tty=0
         [ -t 2 ] && tty=1
@@ -462,7 +463,7 @@ tl_progress() {
         interval=${TL_PROGRESS_INTERVAL:-10}
         [ "$tty" = 1 ] && interval=1
         last=$SECONDS
-        while kill -0 "$parent" 2>/dev/null; do
+        while kill -0 "$parent" 2>/dev/null && [ ! -e "$logf.stop" ]; do
             sleep 1
             [ $((SECONDS - last)) -ge "$interval" ] || continue
             last=$SECONDS
@@ -479,12 +480,17 @@ tl_progress() {
                 printf '[tl-qemu] %s: %s, %s%s\n' "$what" "$st" "$(tl_duration "$el")" "$eta" >&2
             fi
         done
+        [ "$tty" = 0 ] || printf "\r\033[K" >&2
         exit 0
     ) &
     mon=$!
     "$@" >"$logf" 2>&1 || rc=$?
+    # The stop file ends the monitor within a second even when the TERM
+    # lands before its trap is set (and is lost).
+    : > "$logf.stop"
     kill "$mon" 2>/dev/null
     wait "$mon" 2>/dev/null || true
+    rm -f "$logf.stop"
     tl_step_done "$what" $((SECONDS - t0))
     [ "$rc" -ne 0 ] || log "$what: done in $(tl_duration $((SECONDS - t0)))"
     return "$rc"
