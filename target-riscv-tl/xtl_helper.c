@@ -232,6 +232,26 @@ static bool xtl_mem_probe(void *opaque, uint64_t addr, uint32_t len, bool is_sto
             xtl_cache_page(m, addr & TARGET_PAGE_MASK,
                            (uint8_t *)host - (addr & ~TARGET_PAGE_MASK));
         }
+#ifndef CONFIG_USER_ONLY
+        /*
+         * PMP splits the page: a probe of the chunk checks only its first
+         * and last bytes against each region, so a region lying wholly
+         * inside the chunk goes unseen.  Regions are made of aligned 4-byte
+         * words (pmpaddr counts words), so probe word by word.
+         */
+        if (!(flags & (TLB_INVALID_MASK | TLB_MMIO)) && full->lg_page_size < TARGET_PAGE_BITS) {
+            for (uint64_t a = addr, end = addr + chunk; a < end;) {
+                uint64_t next = MIN((a | 3) + 1, end);
+
+                if (probe_access_flags(m->env, adjust_addr(m->env, a), next - a, type,
+                                       m->mmu_idx, true, &host, m->ra) & TLB_INVALID_MASK) {
+                    *fault_addr = a;
+                    return false;
+                }
+                a = next;
+            }
+        }
+#endif
         if (flags & (TLB_INVALID_MASK | TLB_MMIO)) {
             for (uint32_t i = 0; i < chunk; i++) {
 #ifdef CONFIG_USER_ONLY

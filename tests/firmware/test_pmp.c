@@ -197,6 +197,53 @@ static const struct pcase pcases[] = {
       "range, but its first byte faults", 1, 0, 0, 2, 64, 64, C_RO + 0xD0, C_RO + 0xD0, CAUSE_STORE_ACCESS },
 };
 
+/*
+ * A whole register (the setting tl_fill leaves, one contiguous KiB) from
+ * PB+0xE00: [PB+0xE00, PB+0x1200) runs from page 0, which no entry splits,
+ * into the no-access range [A, B) of page 1.  Run twice: the second run
+ * finds the plan current and page 0 in the TLB (the translated fast path),
+ * and must still see page 1.
+ */
+static long twice_exec(long word)
+{
+    exec_word((uint32_t)word, PB + 0xE00, 0);
+    exec_word((uint32_t)word, PB + 0xE00, 0);
+    return 0;
+}
+
+static void test_whole_register_into_range(unsigned long mode, const char *mname)
+{
+    for (int store = 0; store < 2; store++) {
+        volatile uint8_t *vp = &pbuf[0][0];
+        for (int k = 0; k < 4 * 4096; k++)
+            vp[k] = (uint8_t)(k * 5 + 3);
+        vcopy(snap, pbuf, sizeof(snap));
+        for (int n = 0; n < 1024; n++) regpat[n] = (uint8_t)(n * 11 + 2);
+        if (store) tl_fill(1, regpat); else tl_fill_byte(1, 0xEE);
+        traps_reset();
+        const uint32_t w = store ? W_STORE(1, 0, GPR_T0) : W_LOAD(1, 0, GPR_T0);
+        const int cause = store ? CAUSE_STORE_ACCESS : CAUSE_LOAD_ACCESS;
+        long r = run_in(mode, twice_exec, (long)w);
+        int ok = r == 0 && mtraps.count == 2 && mtraps.cause == (uint64_t)cause &&
+                 mtraps.tval == A_LO;
+        if (!ok) {
+            diag("got: run %ld, %lu trap(s), last mcause %lu, mtval %#lx (want 2, %d, %#lx)", r,
+                 (unsigned long)mtraps.count, (unsigned long)mtraps.cause,
+                 (unsigned long)mtraps.tval, cause, (unsigned long)A_LO);
+        }
+        check(ok, "PMP %s: tl.%s of a whole register at A-0x324 (page 0 into the no-access range "
+              "of page 1), twice: an access fault at A both times", mname, store ? "store" : "load");
+        if (store) {
+            ok = vequal("memory", &pbuf[0][0], &snap[0][0], sizeof(snap));
+        } else {
+            memset(want, 0xEE, 1024);
+            ok = reg_is(1, want, "TLReg");
+        }
+        check(ok, "PMP %s: tl.%s of a whole register into the no-access range: %s unchanged",
+              mname, store ? "store" : "load", store ? "memory" : "tl1");
+    }
+}
+
 /* PMA: past the end of RAM */
 static void test_pma(void)
 {
@@ -257,6 +304,8 @@ int main(void)
         run_pcase(&pcases[i], MODE_S, "S-mode");
         run_pcase(&pcases[i], MODE_U, "U-mode");
     }
+    test_whole_register_into_range(MODE_S, "S-mode");
+    test_whole_register_into_range(MODE_U, "U-mode");
     run_pcase(&pcases[0], RUN_MPRV, "M-mode with mstatus.MPRV=1, MPP=U");
     run_pcase(&pcases[3], RUN_MPRV, "M-mode with mstatus.MPRV=1, MPP=U");
 
