@@ -404,18 +404,13 @@ static G_NORETURN void xtl_raise_fault(XtlMemAccess *m, uint64_t fault_addr,
  */
 #ifdef CONFIG_USER_ONLY
 /*
- * The last page range each thread's loads (and stores) found mapped with
- * the access they need, with the page flags generation read before the
- * check: while no mapping or protection has changed since, a span inside
- * the range needs no lookup.  Ranges are whole pages, so an entry with
- * last <= first is empty (the zero state).
+ * env->xtl_checked[is_store]: the last page range this thread's loads (and
+ * stores) found mapped with the access they need, with the page flags
+ * generation read before the check: while no mapping or protection has
+ * changed since, a span inside the range needs no lookup.  Ranges are
+ * whole pages, so an entry with last <= first is empty (the zero state).
+ * The translated fast path (trans_xtl.c.inc) reads them too.
  */
-typedef struct XtlCheckedRange {
-    uint64_t generation;
-    uint64_t first, last;
-} XtlCheckedRange;
-static __thread XtlCheckedRange xtl_checked_range[2];   /* loads, stores */
-
 /* Plugins that watch memory see each access through the slow path. */
 static inline bool xtl_plugin_watches_memory(CPURISCVState *env)
 {
@@ -437,7 +432,7 @@ static inline bool xtl_plugin_watches_memory(CPURISCVState *env)
 static inline uint8_t *xtl_checked_host(CPURISCVState *env, uint64_t addr, uint64_t span,
                                         uint64_t addr_mask, bool is_store)
 {
-    const XtlCheckedRange *checked = &xtl_checked_range[is_store];
+    const struct XtlCheckedRange *checked = &env->xtl_checked[is_store];
     uint64_t last = addr + span - 1;
 
     if (likely(checked->generation == qatomic_read(&page_flags_generation) &&
@@ -468,7 +463,7 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
      * in one walk of the page flags, which also write-enables pages that
      * hold translated code (QEMU invalidates that code).
      */
-    XtlCheckedRange *checked = &xtl_checked_range[type == MMU_DATA_STORE];
+    struct XtlCheckedRange *checked = &env->xtl_checked[type == MMU_DATA_STORE];
     uint64_t generation = qatomic_read(&page_flags_generation);
     void *h;
 
@@ -668,6 +663,11 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
         tl_load_from_host(s, tlr, plan, host);
     }
     return true;
+}
+
+void HELPER(xtl_copy_whole_reg)(void *dst, void *src)
+{
+    tl_copy_whole_reg(dst, src);
 }
 
 /* flags: XTL_MEM_* (xtl_mem_flags.h) */

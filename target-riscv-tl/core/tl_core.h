@@ -61,6 +61,7 @@ typedef struct tl_mem_plan {
     uint64_t span;           /* ordered: bytes from slice 0 to the end of the last selected one (0: none) */
     uint8_t contiguous;      /* all slices, P = W = S: one block_bytes range, memory and register */
     uint8_t ordered;         /* P >= W: slices in increasing addresses, never overlapping */
+    uint8_t whole_reg;       /* contiguous, block_bytes = TL_REG_BYTES: a whole register, one copy */
 } tl_mem_plan;
 
 /*
@@ -241,6 +242,15 @@ static inline uint64_t tl_mem_plan_first(const tl_mem_plan *p, int32_t imm8, uin
  */
 void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host);
 void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host);
+
+/*
+ * The copy of a plan with whole_reg set: TL_REG_BYTES from src to dst
+ * (distinct buffers), in the widest moves the host has.  For callers that
+ * have already made every check (QEMU's translated fast path): a load is
+ * tl_copy_whole_reg(s->reg[rd], host) and a store
+ * tl_copy_whole_reg(host, s->reg[rs]), for rd, rs != 0.
+ */
+void tl_copy_whole_reg(void *dst, const void *src);
 
 /* ---- register instructions ---- */
 tl_status tl_exec_concat(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2);

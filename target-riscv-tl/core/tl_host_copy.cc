@@ -2,11 +2,13 @@
  * TensorLoad (xtl) semantic core: the copy kernels of the host pointer path,
  * tl_load_from_host and tl_store_to_host, which move the slices of an
  * ordered plan (tl_mem_plan.cc) between a TL register and host memory the
- * caller found accessible as a whole.  A contiguous plan is one library
- * copy; otherwise slices are copied one by one, with dense rows (every
- * slice up to D0, W = S) walked by pointer increments, inline 32-byte
- * (AVX2) or 64-byte (AVX-512) moves chosen once at start-up from the host
- * CPU, and the bytes of a load that no slice covers zeroed.
+ * caller found accessible as a whole.  A whole register (tl_copy_whole_reg,
+ * also called from QEMU's translated code) is sixteen 64-byte moves on
+ * AVX-512 hosts, other contiguous plans one library copy; otherwise
+ * slices are copied one by one, with dense rows (every slice up to D0,
+ * W = S) walked by pointer increments, inline 32-byte (AVX2) or 64-byte
+ * (AVX-512) moves chosen once at start-up from the host CPU, and the bytes
+ * of a load that no slice covers zeroed.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -116,6 +118,17 @@ __attribute__((target("avx512f"))) inline void CopySliceAvx512(uint8_t *dst, con
     }
 }
 
+/* One register, 1 KiB, in sixteen 64-byte moves: no size dispatch as in memcpy. */
+__attribute__((target("avx512f"))) void CopyWholeRegAvx512(void *dst, const void *src)
+{
+    static_assert(TL_REG_BYTES % 64 == 0, "whole 64-byte moves");
+    uint8_t *d = static_cast<uint8_t *>(dst);
+    const uint8_t *s = static_cast<const uint8_t *>(src);
+    for (unsigned o = 0; o < TL_REG_BYTES; o += 64) {
+        _mm512_storeu_si512(d + o, _mm512_loadu_si512(s + o));
+    }
+}
+
 __attribute__((noinline, target("avx512f"))) void LoadSlicesAvx512(uint8_t *dst,
                                                                   const tl_mem_plan *p,
                                                                   const uint8_t *host)
@@ -213,12 +226,27 @@ __attribute__((noinline)) void StoreSlicesToHost(uint8_t *host, const tl_mem_pla
 
 extern "C" {
 
+void tl_copy_whole_reg(void *dst, const void *src)
+{
+#if defined(TL_AVX2_SLICES)
+    if (kHostHasAvx512) {
+        CopyWholeRegAvx512(dst, src);
+        return;
+    }
+#endif
+    tl_bulk_copy(dst, src, TL_REG_BYTES);
+}
+
 void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host)
 {
     if (rd == 0) {
         return; /* plain RAM: reading it has no effect to keep */
     }
     uint8_t *dst = s->reg[rd];
+    if (p->whole_reg) {
+        tl_copy_whole_reg(dst, host);
+        return;
+    }
     if (!p->contiguous) {
         LoadSlicesFromHost(dst, p, host);
         return;
@@ -232,6 +260,10 @@ void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uin
 void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host)
 {
     const uint8_t *src = SourceReg(s, rs);
+    if (p->whole_reg) {
+        tl_copy_whole_reg(host, src);
+        return;
+    }
     if (!p->contiguous) {
         StoreSlicesToHost(host, p, src);
         return;

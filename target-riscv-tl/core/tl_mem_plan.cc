@@ -312,6 +312,7 @@ const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
         p->ordered = m.pitch >= int64_t(m.width);
         p->contiguous = m.selected == all && m.width == m.block.slice_bytes &&
                         m.pitch == int64_t(m.width);
+        p->whole_reg = p->contiguous && m.block.bytes == TL_REG_BYTES;
         if (p->ordered && m.selected != 0) {
             const uint64_t last = 31 - unsigned(__builtin_clz(m.selected));
             p->span = last * uint64_t(m.pitch) + m.width;

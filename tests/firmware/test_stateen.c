@@ -10,7 +10,9 @@
  *   VU           sstateen0.C = 0 -> virtual instruction (22)
  *   U (V = 0)    sstateen0.C = 0 -> illegal instruction (2)
  * mtval = the instruction word in every case.  VS/VU are entered with
- * mstatus.MPV = 1 and hgatp = vsatp = Bare.
+ * mstatus.MPV = 1 and hgatp = vsatp = Bare.  The loads and stores move a
+ * whole register: gated after runs in the same mode that were not, they
+ * also test the translated fast path's check.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -34,10 +36,15 @@ static const struct { uint32_t w; const char *what; } probes[] = {
 static const char *state_desc;
 static int want_cause;      /* 0: no trap */
 
+/*
+ * Valid state for the probes, written in M, where TL is never gated: the
+ * whole-register setting of tl_fill, whose load in M leaves the memory plan
+ * current, so that a probe load or store in a lower mode whose TLB has buf
+ * takes the translated fast path, which must make the same check.
+ */
 static void tl_state(void)
 {
-    /* valid state for the probes (written in M, where TL is never gated) */
-    tl_setup(TL_TYPE_INT8, 4, 2, 8, 16, 16);
+    tl_fill_byte(5, 0);
     tl_csr_write(TL_CSR_TVALID, 0);
 }
 
@@ -124,6 +131,17 @@ int main(void)
     check(v & 1, "Smstateen: sstateen0.C is writable when mstateen0.C = 1 (read %#lx)", v);
     probe_in(MODE_S, "mstateen0.C=1 sstateen0.C=1", 0);
     probe_in(MODE_U, "mstateen0.C=1 sstateen0.C=1", 0);
+
+    /* gated again right after runs that were not: buf is in the TLB of S and U */
+    csr_write(CSR_SSTATEEN0, 0);
+    probe_in(MODE_U, "mstateen0.C=1 sstateen0.C=0 (after U ran TL)", CAUSE_ILLEGAL);
+    csr_write(CSR_SSTATEEN0, 1);
+    probe_in(MODE_U, "mstateen0.C=1 sstateen0.C=1", 0);
+    csr_write(CSR_MSTATEEN0, 0);
+    probe_in(MODE_S, "mstateen0.C=0 (after S ran TL)", CAUSE_ILLEGAL);
+    probe_in(MODE_U, "mstateen0.C=0 (after U ran TL)", CAUSE_ILLEGAL);
+    csr_write(CSR_MSTATEEN0, 1);
+    csr_write(CSR_SSTATEEN0, 1);
 
     if (!has_h) {
         check(0, "Smstateen: misa.H is set (run with h=true) so VS/VU can be tested");

@@ -11,7 +11,8 @@
  *    as the batched one on random accesses;
  *  - the host-pointer path (tl_load_from_host / tl_store_to_host) against
  *    the rule of docs/isa.md 5.2 on random ordered plans, dense rows
- *    (every slice, W = S, P > W) included.
+ *    (every slice, W = S, P > W) included, and the whole-register plans
+ *    and copy of QEMU's translated fast path.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -302,6 +303,64 @@ TEST_F(FastPathTest, HostPointerPathFollowsTheSliceRule)
     std::printf("host-pointer path: %d random plans checked against the slice rule, %d of them dense rows\n",
                 checked, dense);
     EXPECT_GT(dense, 100);
+}
+
+/*
+ * whole_reg (the plan QEMU's translated code copies with tl_copy_whole_reg)
+ * is set exactly when the access is one contiguous KiB: every slice, W = S
+ * = P, D0 * S = 1024.  And the copy moves exactly the 1024 bytes, at any
+ * alignment.
+ */
+TEST_F(FastPathTest, WholeRegisterPlansAreOneContiguousKiB)
+{
+    static const struct { uint32_t d0, d1, d2, w; int64_t p; bool masked; uint32_t mask; bool whole; } cases[] = {
+        {32, 1, 32, 32, 32, false, 0, true},
+        {8, 1, 128, 128, 128, false, 0, true},
+        {4, 2, 128, 256, 256, false, 0, true},
+        {32, 1, 32, 32, 32, true, 0xFFFFFFFFu, true},
+        {32, 1, 32, 32, 32, true, 0x7FFFFFFFu, false},   /* slice 31 unselected */
+        {32, 1, 32, 32, 64, false, 0, false},            /* P > W */
+        {32, 1, 32, 16, 16, false, 0, false},            /* W < S */
+        {16, 1, 32, 32, 32, false, 0, false},            /* 512 bytes */
+        {31, 1, 33, 33, 33, false, 0, false},            /* 1023 bytes */
+    };
+    for (const auto &c : cases) {
+        Type(kInt8);
+        SetShape(c.d0, c.d1, c.d2);
+        Csr(TL_CSR_TMASK_LOAD_WIDTH, c.w);
+        Csr(TL_CSR_TMASK_LOAD_STRIDE, uint64_t(c.p));
+        Csr(TL_CSR_TMASK_LS, c.mask);
+        const tl_mem_plan *plan = tl_mem_plan_of(s(), c.masked);
+        ASSERT_EQ(plan->status, TL_OK);
+        EXPECT_EQ(bool(plan->whole_reg), c.whole)
+            << "[" << c.d0 << "," << c.d1 << "," << c.d2 << "] W " << c.w << " P " << c.p
+            << (c.masked ? " masked" : "");
+        if (!c.whole) {
+            continue;
+        }
+        std::vector<uint8_t> mem(TL_REG_BYTES + 64);
+        for (auto &b : mem) {
+            b = uint8_t(rng());
+        }
+        RandomReg(5);
+        tl_load_from_host(s(), 5, plan, mem.data() + 3);
+        EXPECT_EQ(memcmp(s()->reg[5], mem.data() + 3, TL_REG_BYTES), 0);
+        RandomReg(6);
+        std::vector<uint8_t> after = mem;
+        memcpy(after.data() + 5, s()->reg[6], TL_REG_BYTES);
+        tl_store_to_host(s(), 6, plan, mem.data() + 5);
+        EXPECT_EQ(mem, after);
+    }
+    for (unsigned off = 0; off < 64; off += 7) {
+        std::vector<uint8_t> src(TL_REG_BYTES + 128), dst(TL_REG_BYTES + 128, 0xA5);
+        for (auto &b : src) {
+            b = uint8_t(rng());
+        }
+        std::vector<uint8_t> want = dst;
+        memcpy(want.data() + off + 1, src.data() + off, TL_REG_BYTES);
+        tl_copy_whole_reg(dst.data() + off + 1, src.data() + off);
+        ASSERT_EQ(dst, want) << "tl_copy_whole_reg from offset " << off << " to " << off + 1;
+    }
 }
 
 } // namespace tltest

@@ -6,7 +6,9 @@
  * plan following every CSR change (a write, a rewrite of the same value, a
  * tinit write, a signal handler's changes undone by sigreturn), and the
  * range a thread last found mapped forgotten at every mapping change (munmap,
- * mmap over it, mprotect, code translated on it, another thread's munmap).
+ * mmap over it, mprotect, code translated on it, another thread's munmap),
+ * and the translated whole-register path (immediates, spans just outside
+ * the range found mapped, a span wrapping around the address space).
  *
  * Expected bytes come from the rule of docs/isa.md 5.2 written out below
  * (slice i at base + imm*W + i*P, W bytes, zero elsewhere in the register).
@@ -336,5 +338,86 @@ int main(void)
     tl_check(sig == SIGSEGV && tl_trap_addr == m + PG,
              "after another thread's munmap of its second page, the same load: SIGSEGV there "
              "(%p, want %p)", tl_trap_addr, (void *)(m + PG));
+    /*
+     * 8. The translated path of whole-register loads and stores (one
+     * contiguous KiB, the CSRs unchanged since the plan was made): the
+     * immediate scaled by W, and spans that start below or end above the
+     * pages last found mapped, or wrap around the address space.
+     */
+    uint8_t *g = mmap(NULL, 6 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    for (unsigned i = 0; i < 6 * PG; i++) {
+        g[i] = (uint8_t)(i * 13 + (i >> 10) + 5);
+    }
+    mprotect(g, PG, PROT_NONE);                 /* guard pages below and above */
+    mprotect(g + 5 * PG, PG, PROT_NONE);
+    {
+        uint8_t *mid = g + 3 * PG;
+        int imm_right = 1;
+        set_csrs(TL_SHAPE(32, 1, 32), 32, 32);     /* W = 32 */
+        for (unsigned round = 0; round < 3; round++) {
+            tl_load(1, 3, mid);
+            store_reg1();
+            imm_right &= memcmp(got, mid + 3 * 32, 1024) == 0;
+            set_csrs(TL_SHAPE(32, 1, 32), 32, 32);
+            tl_load(1, -2, mid);
+            store_reg1();
+            imm_right &= memcmp(got, mid - 2 * 32, 1024) == 0;
+            set_csrs(TL_SHAPE(8, 1, 128), 128, 128);   /* W = 128 */
+            tl_load(1, 1, mid);
+            store_reg1();
+            imm_right &= memcmp(got, mid + 128, 1024) == 0;
+            set_csrs(TL_SHAPE(32, 1, 32), 32, 32);
+        }
+        tl_check(imm_right, "whole-register loads with imm 3 and -2 (W = 32) and 1 (W = 128), "
+                 "three times each: the KiB at base + imm * W");
+
+        static uint8_t tl2_bytes[1024];
+        set_csrs(TL_SHAPE(8, 1, 128), 128, 128);
+        tl_load(2, 0, mid);
+        memcpy(tl2_bytes, mid, 1024);
+        int stores_right = 1;
+        for (unsigned round = 0; round < 3; round++) {
+            memset(g + 2 * PG, 0x77, 2 * PG);
+            tl_store(2, -1, g + 2 * PG + 512);     /* to g + 2 PG + 384 */
+            stores_right &= memcmp(g + 2 * PG + 384, tl2_bytes, 1024) == 0 &&
+                            g[2 * PG + 383] == 0x77 && g[2 * PG + 384 + 1024] == 0x77;
+        }
+        tl_check(stores_right, "whole-register stores with imm -1 (W = 128), three times: the "
+                 "KiB at base - 128, the bytes around it untouched");
+
+        /* the pages of g + PG .. g + 5 PG found mapped, for loads and for stores */
+        tl_load(1, 0, g + 2 * PG);
+        tl_load(1, 0, g + 2 * PG);
+        tl_store(2, 0, g + 2 * PG);
+        tl_store(2, 0, g + 2 * PG);
+        tl_load(1, 0, g + 2 * PG);
+        store_reg1();
+        memcpy(want, got, 1024);
+        sig = TL_TRAPS(tl_load(1, 0, g + PG - 512));
+        store_reg1();
+        tl_check(sig == SIGSEGV && tl_trap_addr == g + PG - 512 && memcmp(got, want, 1024) == 0,
+                 "a whole-register load starting 512 bytes below mapped pages just loaded from: "
+                 "SIGSEGV at its first byte (%p, want %p), tl1 unchanged", tl_trap_addr,
+                 (void *)(g + PG - 512));
+        sig = TL_TRAPS(tl_load(1, 0, g + 5 * PG - 512));
+        store_reg1();
+        tl_check(sig == SIGSEGV && tl_trap_addr == g + 5 * PG && memcmp(got, want, 1024) == 0,
+                 "a whole-register load ending 512 bytes above them: SIGSEGV at the guard page "
+                 "(%p, want %p), tl1 unchanged", tl_trap_addr, (void *)(g + 5 * PG));
+        memcpy(want, g + 5 * PG - 512, 512);
+        sig = TL_TRAPS(tl_store(2, 0, g + 5 * PG - 512));
+        tl_check(sig == SIGSEGV && tl_trap_addr == g + 5 * PG && memcmp(want, g + 5 * PG - 512, 512) == 0,
+                 "a whole-register store ending 512 bytes above pages just stored to: SIGSEGV at "
+                 "the guard page (%p, want %p), nothing written", tl_trap_addr, (void *)(g + 5 * PG));
+        sig = TL_TRAPS(tl_store(2, 0, g + PG - 512));
+        tl_check(sig == SIGSEGV && tl_trap_addr == g + PG - 512,
+                 "a whole-register store starting 512 bytes below them: SIGSEGV at its first byte "
+                 "(%p, want %p)", tl_trap_addr, (void *)(g + PG - 512));
+        uint8_t *top = (uint8_t *)(uintptr_t)-512;
+        sig = TL_TRAPS(tl_load(1, 0, top));
+        tl_check(sig == SIGSEGV && tl_trap_addr == top,
+                 "a whole-register load from 512 bytes below the top of the address space "
+                 "(wrapping around): SIGSEGV at its first byte (%p)", tl_trap_addr);
+    }
     return tl_test_finish();
 }
