@@ -6,9 +6,10 @@
  * also called from QEMU's translated code) is sixteen 64-byte moves on
  * AVX-512 hosts, other contiguous plans one library copy; otherwise
  * slices are copied one by one, with dense rows (every slice up to D0,
- * W = S) walked by pointer increments, inline 32-byte (AVX2) or 64-byte
- * (AVX-512) moves chosen once at start-up from the host CPU, and the bytes
- * of a load that no slice covers zeroed.
+ * W = S) walked by pointer increments (unrolled for widths of 32 to 512
+ * bytes), inline 32-byte (AVX2) or 64-byte (AVX-512) moves chosen once at
+ * start-up from the host CPU, and the bytes of a load that no slice covers
+ * zeroed.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -194,13 +195,48 @@ __attribute__((noinline, target("avx2"))) void StoreSlicesAvx2(uint8_t *host, co
 }
 #endif
 
+/* The same with 64-byte moves, for widths of whole 64-byte vectors. */
+template <uint32_t W>
+__attribute__((target("avx512f"), always_inline)) inline void CopyRowsAvx512(uint8_t *to, int64_t to_step,
+                                                                          const uint8_t *from,
+                                                                          int64_t from_step,
+                                                                          uint32_t rows)
+{
+    for (uint32_t r = 0; r < rows; r++, to += to_step, from += from_step) {
+        for (uint32_t o = 0; o < W; o += 64) {
+            _mm512_storeu_si512(to + o, _mm512_loadu_si512(from + o));
+        }
+    }
+}
+
+__attribute__((noinline, target("avx512f"))) bool CopyDenseRowsAvx512(uint8_t *to, int64_t to_step,
+                                                                     const uint8_t *from,
+                                                                     int64_t from_step,
+                                                                     uint32_t width, uint32_t rows)
+{
+    switch (width) {
+    case 64: CopyRowsAvx512<64>(to, to_step, from, from_step, rows); return true;
+    case 128: CopyRowsAvx512<128>(to, to_step, from, from_step, rows); return true;
+    case 256: CopyRowsAvx512<256>(to, to_step, from, from_step, rows); return true;
+    case 512: CopyRowsAvx512<512>(to, to_step, from, from_step, rows); return true;
+    default: return false;
+    }
+}
+
 __attribute__((noinline)) void LoadSlicesFromHost(uint8_t *dst, const tl_mem_plan *p,
                                                   const uint8_t *host)
 {
 #if defined(TL_AVX2_SLICES)
-    if (kHostHasAvx512 && p->width >= 64 && !TL_DENSE_ROWS(p)) {
-        LoadSlicesAvx512(dst, p, host);
-        return;
+    if (kHostHasAvx512 && p->width >= 64) {
+        if (!TL_DENSE_ROWS(p)) {
+            LoadSlicesAvx512(dst, p, host);
+            return;
+        }
+        const uint32_t rows = uint32_t(__builtin_popcount(p->selected));
+        if (CopyDenseRowsAvx512(dst, p->width, host, p->pitch, p->width, rows)) {
+            BulkZero(dst + rows * p->width, TL_REG_BYTES - rows * p->width);
+            return;
+        }
     }
     if (kHostHasAvx2) {
         LoadSlicesAvx2(dst, p, host);
@@ -214,6 +250,11 @@ __attribute__((noinline)) void StoreSlicesToHost(uint8_t *host, const tl_mem_pla
                                                  const uint8_t *src)
 {
 #if defined(TL_AVX2_SLICES)
+    if (kHostHasAvx512 && TL_DENSE_ROWS(p) &&
+        CopyDenseRowsAvx512(host, p->pitch, src, p->width, p->width,
+                            uint32_t(__builtin_popcount(p->selected)))) {
+        return;
+    }
     if (kHostHasAvx2) {
         StoreSlicesAvx2(host, p, src);
         return;

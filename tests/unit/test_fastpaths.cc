@@ -306,6 +306,46 @@ TEST_F(FastPathTest, HostPointerPathFollowsTheSliceRule)
 }
 
 /*
+ * Dense rows of the widths the copy loops unroll (W = S = 32 .. 512, every
+ * slice, P > W, both signs of P) against the slice rule.
+ */
+TEST_F(FastPathTest, DenseRowsOfUnrolledWidthsFollowTheSliceRule)
+{
+    for (uint32_t W : {32u, 64u, 128u, 256u, 512u}) {
+        for (int64_t P : {int64_t(W) + 64, int64_t(W) * 3, -int64_t(W) - 128}) {
+            const uint32_t d0 = 1024 / W;
+            Type(kInt8);
+            SetShape(d0, 1, W);
+            Csr(TL_CSR_TMASK_LOAD_WIDTH, W);
+            Csr(TL_CSR_TMASK_LOAD_STRIDE, uint64_t(P));
+            const tl_mem_plan *plan = tl_mem_plan_of(s(), false);
+            if (plan->status != TL_OK || !plan->ordered) {
+                continue; /* a negative pitch is not an ordered plan */
+            }
+            const size_t span = size_t(P) * (d0 - 1) + W;
+            std::vector<uint8_t> mem(span + 64);
+            for (auto &b : mem) {
+                b = uint8_t(rng());
+            }
+            RandomReg(7);
+            tl_load_from_host(s(), 7, plan, mem.data() + 1);
+            uint8_t want[TL_REG_BYTES] = {};
+            for (uint32_t i = 0; i < d0; ++i) {
+                memcpy(want + i * W, mem.data() + 1 + size_t(P) * i, W);
+            }
+            ASSERT_EQ(memcmp(s()->reg[7], want, TL_REG_BYTES), 0) << "load W " << W << " P " << P;
+            RandomReg(8);
+            std::vector<uint8_t> after = mem;
+            for (uint32_t i = 0; i < d0; ++i) {
+                memcpy(after.data() + 1 + size_t(P) * i, s()->reg[8] + i * W, W);
+            }
+            tl_store_to_host(s(), 8, plan, mem.data() + 1);
+            ASSERT_EQ(mem, after) << "store W " << W << " P " << P;
+        }
+    }
+}
+
+/*
  * whole_reg (the plan QEMU's translated code copies with tl_copy_whole_reg)
  * is set exactly when the access is one contiguous KiB: every slice, W = S
  * = P, D0 * S = 1024.  And the copy moves exactly the 1024 bytes, at any
