@@ -39,6 +39,7 @@ build "$out/known" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/known.c"
 build "$out/threads" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/threads.c" -lpthread
 build "$out/names" riscv64-linux-gnu-g++ -std=c++17 "${UFLAGS[@]}" "$src/names.cpp"
 build "$out/fork" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/fork.c"
+build "$out/mem_watch" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/mem_watch.c"
 for n in 1 2 4; do
     build "$out/smp$n.elf" riscv64-unknown-elf-gcc -O2 -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
         -ffreestanding -nostdlib -Wl,--no-warn-rwx-segments -I"$TL_REPO/include" -I"$TL_REPO" -DHARTS=$n \
@@ -191,6 +192,20 @@ if ninja -C "$BUILD_DIR/qemu" "${qemu_plugins[@]}" >"$out/qemu-plugins.log" 2>&1
     done
 else
     check 1 "QEMU's test plugins build (see $out/qemu-plugins.log)"
+fi
+
+# QEMU's mem plugin with a callback on every memory access sees every byte
+# of 100 tl.load and 100 tl.store of 1 KiB (whole registers, which TL-QEMU
+# otherwise moves inline): at least 204800 accesses.
+if ninja -C "$BUILD_DIR/qemu" tests/tcg/plugins/libmem.so >"$out/libmem.log" 2>&1; then
+    echo "# qemu-riscv64 -cpu rv64,xtl=on -plugin libmem.so,callback=on -d plugin mem_watch"
+    timeout 120 "$user" -cpu rv64,xtl=on -plugin "$BUILD_DIR/qemu/tests/tcg/plugins/libmem.so,callback=on" \
+        -d plugin "$out/mem_watch" >"$out/mem_watch.out" 2>&1
+    rc=$?
+    n=$(sed -n 's/^mem accesses: \([0-9]*\)$/\1/p' "$out/mem_watch.out")
+    check $((rc != 0 || ${n:-0} < 204800)) "QEMU's libmem.so (callback=on) sees the bytes of 100 tl.load and 100 tl.store of 1 KiB: ${n:-no} accesses (want >= 204800; exit $rc)"
+else
+    check 1 "QEMU's libmem.so builds (see $out/libmem.log)"
 fi
 
 # fork: each process's report counts what that process executed.
