@@ -19,6 +19,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "tl_copy.h"
 #include "tl_float.h"
@@ -273,6 +276,86 @@ void TransposeBytes16(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t
                 _mm_storeu_si128(reinterpret_cast<__m128i *>(d + i * dst_pitch), a[i]);
             }
         }
+    }
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+const bool kReshapeHasAvx512 = __builtin_cpu_supports("avx512f");
+
+/*
+ * tl.xpose.01 of [2, 1024/kRun, ...]: the two registers' runs interleaved,
+ * lo_out = (a run 0, b run 0, a run 1, b run 1, ...) for the first 1 KiB,
+ * hi_out the second (a channel concatenation).  Both sources are read into
+ * the 32 vector registers before anything is written, so the outputs may be
+ * the sources themselves and no 2 KiB snapshot is taken.
+ */
+constexpr long long InterleaveLane(size_t run, unsigned half, unsigned lane)
+{
+    /* 64-bit lane `lane` of output vector 2i + half, from a[i] (0-7) or b[i] (8-15) */
+    const size_t n = run / 8, g = 8 * half + lane, r = g / n;
+    return (r % 2 ? 8 : 0) + static_cast<long long>(r / 2 * n + g % n);
+}
+
+template <size_t kRun, unsigned kHalf>
+__attribute__((target("avx512f"), always_inline)) inline __m512i InterleaveIndex()
+{
+    return _mm512_set_epi64(InterleaveLane(kRun, kHalf, 7), InterleaveLane(kRun, kHalf, 6),
+                            InterleaveLane(kRun, kHalf, 5), InterleaveLane(kRun, kHalf, 4),
+                            InterleaveLane(kRun, kHalf, 3), InterleaveLane(kRun, kHalf, 2),
+                            InterleaveLane(kRun, kHalf, 1), InterleaveLane(kRun, kHalf, 0));
+}
+
+template <size_t kRun>
+__attribute__((target("avx512f"))) void InterleaveRegsAvx512(uint8_t *lo_out, uint8_t *hi_out,
+                                                             const uint8_t *a, const uint8_t *b)
+{
+    static_assert(kRun >= 8 && kRun <= TL_REG_BYTES && (kRun & (kRun - 1)) == 0, "run");
+    constexpr unsigned kVecs = TL_REG_BYTES / 64;
+    TL_UNINIT __m512i va[kVecs];
+    TL_UNINIT __m512i vb[kVecs];
+    TL_UNINIT __m512i out[2 * kVecs];
+#pragma GCC unroll 16
+    for (unsigned i = 0; i < kVecs; ++i) {
+        va[i] = _mm512_loadu_si512(a + 64 * i);
+        vb[i] = _mm512_loadu_si512(b + 64 * i);
+    }
+    if constexpr (kRun < 64) {
+        const __m512i lo = InterleaveIndex<kRun, 0>(), hi = InterleaveIndex<kRun, 1>();
+#pragma GCC unroll 16
+        for (unsigned i = 0; i < kVecs; ++i) {
+            out[2 * i] = _mm512_permutex2var_epi64(va[i], lo, vb[i]);
+            out[2 * i + 1] = _mm512_permutex2var_epi64(va[i], hi, vb[i]);
+        }
+    } else {
+        /* Output vector k: part j of run q of a, or of b. */
+        constexpr unsigned per = unsigned(kRun / 64);
+#pragma GCC unroll 32
+        for (unsigned k = 0; k < 2 * kVecs; ++k) {
+            const unsigned q = k / (2 * per), j = k % per;
+            out[k] = (k / per) % 2 == 0 ? va[q * per + j] : vb[q * per + j];
+        }
+    }
+#pragma GCC unroll 16
+    for (unsigned i = 0; i < kVecs; ++i) {
+        _mm512_storeu_si512(lo_out + 64 * i, out[i]);
+        _mm512_storeu_si512(hi_out + 64 * i, out[kVecs + i]);
+    }
+}
+
+/* InterleaveRegsAvx512 for a run of 8 .. 1024 bytes; false for other runs. */
+bool InterleaveRegs(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b, size_t run)
+{
+    switch (run) {
+    case 8: InterleaveRegsAvx512<8>(lo_out, hi_out, a, b); return true;
+    case 16: InterleaveRegsAvx512<16>(lo_out, hi_out, a, b); return true;
+    case 32: InterleaveRegsAvx512<32>(lo_out, hi_out, a, b); return true;
+    case 64: InterleaveRegsAvx512<64>(lo_out, hi_out, a, b); return true;
+    case 128: InterleaveRegsAvx512<128>(lo_out, hi_out, a, b); return true;
+    case 256: InterleaveRegsAvx512<256>(lo_out, hi_out, a, b); return true;
+    case 512: InterleaveRegsAvx512<512>(lo_out, hi_out, a, b); return true;
+    case 1024: InterleaveRegsAvx512<1024>(lo_out, hi_out, a, b); return true;
+    default: return false;
     }
 }
 #endif
@@ -617,6 +700,14 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
     }
     const size_t da = d[a], db = d[b];
 
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* [2, N, ...] -> [N, 2, ...]: the two registers' runs interleaved in place. */
+    if (kReshapeHasAvx512 && a == 0 && b == 1 && da == 2 && rs1 != 0 && rs2 != 0 &&
+        (inner * esz) % 8 == 0 &&
+        InterleaveRegs(s->reg[rs1], s->reg[rs2], s->reg[rs1], s->reg[rs2], inner * esz / 8)) {
+        return TL_OK;
+    }
+#endif
     TL_UNINIT uint8_t in[TL_XPOSE_BYTES];
     TL_UNINIT uint8_t tmp[TL_XPOSE_BYTES];
     tl_bulk_copy(in, SourceReg(s, rs1), TL_REG_BYTES);
