@@ -470,20 +470,20 @@ template <unsigned Reg>
 inline void read_register(void *out)
 {
     static_assert(Reg < 32, "read_register: register 0..31");
-    backend::csr_write<csr::ttype>(int8::ttype);
-    backend::csr_write<csr::tshape>(shape_value(4, 2, 128));
-    backend::csr_write<csr::tmask_load_width>(256);
-    backend::csr_write<csr::tmask_load_stride>(256);
+    backend::csr_write_const<csr::ttype, int8::ttype>();
+    backend::csr_write_const<csr::tshape, shape_value(4, 2, 128)>();
+    backend::csr_write_const<csr::tmask_load_width, 256>();
+    backend::csr_write_const<csr::tmask_load_stride, 256>();
     backend::store<Reg, false>(out);
 }
 template <unsigned Reg>
 inline void write_register(const void *in)
 {
     static_assert(Reg >= 1 && Reg < 32, "write_register: register 1..31 (tl0 is read-only zero)");
-    backend::csr_write<csr::ttype>(int8::ttype);
-    backend::csr_write<csr::tshape>(shape_value(4, 2, 128));
-    backend::csr_write<csr::tmask_load_width>(256);
-    backend::csr_write<csr::tmask_load_stride>(256);
+    backend::csr_write_const<csr::ttype, int8::ttype>();
+    backend::csr_write_const<csr::tshape, shape_value(4, 2, 128)>();
+    backend::csr_write_const<csr::tmask_load_width, 256>();
+    backend::csr_write_const<csr::tmask_load_stride, 256>();
     backend::load<Reg, false>(in);
 }
 template <class T>
@@ -538,8 +538,8 @@ TL_OP void setup_memory(const char *op, const T &t, const GlobalTensor<GE, 2> &g
                      "the row stride does not fit the 32-bit tmask_load_stride");
     }
     *width_out = width;
-    backend::csr_write<csr::ttype>(E::ttype);
-    backend::csr_write<csr::tshape>(T::tshape);
+    backend::csr_write_const<csr::ttype, E::ttype>();
+    backend::csr_write_const<csr::tshape, T::tshape>();
     backend::csr_write<csr::tmask_load_width>(width);
     backend::csr_write<csr::tmask_load_stride>(static_cast<uint32_t>(static_cast<int32_t>(pitch)));
 }
@@ -572,7 +572,7 @@ TL_OP void TLOAD(Tile<E, D0, D1, D2, Reg> &dst, const GlobalTensor<GE, 2> &src, 
     bool empty;
     detail::setup_memory("TLOAD", dst, src, rows.bits, &mask, &width, &empty);
     if (empty) {
-        backend::csr_write<csr::tmask_ls>(0); /* nothing selected: an all-zero block */
+        backend::csr_write_const<csr::tmask_ls, 0>(); /* nothing selected: an all-zero block */
         backend::load<Reg, true>(src.data());
         return;
     }
@@ -666,7 +666,7 @@ TL_OP void TADDS(TD &dst, const TS &src)
                   "TADDS: source and destination element types differ");
     static_assert(detail::same_shape<TD, TS>, "TADDS: source and destination shapes differ");
     static_assert(TD::reg != 0, "TADDS: tl0 is read-only (writes to it are discarded)");
-    backend::csr_write<csr::ttype>(TD::elem::ttype);
+    backend::csr_write_const<csr::ttype, TD::elem::ttype>();
     detail::adds_insn<Imm>(dst, src);
 }
 
@@ -689,7 +689,7 @@ TL_OP void TMULS(TD &dst, const TS &src, ScalarBits scalar)
                   "TMULS: source and destination element types differ");
     static_assert(detail::same_shape<TD, TS>, "TMULS: source and destination shapes differ");
     static_assert(TD::reg != 0, "TMULS: tl0 is read-only (writes to it are discarded)");
-    backend::csr_write<csr::ttype>(TD::elem::ttype);
+    backend::csr_write_const<csr::ttype, TD::elem::ttype>();
     detail::muls_insn(dst, src, scalar.value);
 }
 namespace detail {
@@ -726,8 +726,8 @@ TL_OP void TFILLPAD(TD &dst, const TS &src)
     static_assert(detail::same_shape<TD, TS>,
                   "TFILLPAD: source and destination shapes differ (TFILLPAD_EXPAND has no TL counterpart)");
     static_assert(TD::reg != 0, "TFILLPAD: tl0 is read-only (writes to it are discarded)");
-    backend::csr_write<csr::ttype>(TD::elem::ttype);
-    backend::csr_write<csr::tshape>(TD::tshape);
+    backend::csr_write_const<csr::ttype, TD::elem::ttype>();
+    backend::csr_write_const<csr::tshape, TD::tshape>();
     backend::csr_write<csr::tvalid>(src.tvalid());
     backend::fillpad<static_cast<unsigned>(Pad), TD::reg, TS::reg>();
     dst.set_valid_full();
@@ -774,8 +774,8 @@ template <unsigned Dim, class TD, class T1, class T2>
 TL_OP void TCONCAT(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask1, uint32_t mask2)
 {
     static_assert(is_tile<TD>::value, "TCONCAT: operands must be tl::Tile");
-    backend::csr_write<csr::ttype>(TD::elem::ttype);
-    backend::csr_write<csr::tshape>(TD::tshape);
+    backend::csr_write_const<csr::ttype, TD::elem::ttype>();
+    backend::csr_write_const<csr::tshape, TD::tshape>();
     detail::concat_insn<Dim>(dst, src1, src2, mask1, mask2);
 }
 template <unsigned Dim, class TD, class T1, class T2>
@@ -806,8 +806,8 @@ TL_OP void TMERGE(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask)
     for (unsigned d = 0; d < 3; ++d) {
         v[d] = src1.valid(d) > src2.valid(d) ? src1.valid(d) : src2.valid(d);
     }
-    backend::csr_write<csr::ttype>(TD::elem::ttype);
-    backend::csr_write<csr::tshape>(TD::tshape);
+    backend::csr_write_const<csr::ttype, TD::elem::ttype>();
+    backend::csr_write_const<csr::tshape, TD::tshape>();
     backend::csr_write<csr::tmask_concat_1>(mask);
     backend::merge<Dim, TD::reg, T1::reg, T2::reg>();
     dst.set_valid(v[0], v[1], v[2]);
@@ -841,7 +841,7 @@ template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1
 TL_OP void TXPOSE(TLo &lo, THi &hi, XposeShape<X0, X1, X2, X3> shape)
 {
     static_assert(is_tile<TLo>::value && is_tile<THi>::value, "TXPOSE: operands must be tl::Tile");
-    backend::csr_write<csr::ttype>(TLo::elem::ttype);
+    backend::csr_write_const<csr::ttype, TLo::elem::ttype>();
     detail::xpose_insn<A, B, TLo, THi>(shape);
     (void)lo;
     (void)hi;
@@ -875,9 +875,9 @@ class TileRows {
 public:
     explicit TileRows(int64_t pitch)
     {
-        backend::csr_write<csr::ttype>(T::elem::ttype);
-        backend::csr_write<csr::tshape>(T::tshape);
-        backend::csr_write<csr::tmask_load_width>(T::slice_bytes);
+        backend::csr_write_const<csr::ttype, T::elem::ttype>();
+        backend::csr_write_const<csr::tshape, T::tshape>();
+        backend::csr_write_const<csr::tmask_load_width, T::slice_bytes>();
         set_pitch(pitch);
     }
     /* pitch: bytes from one row to the next (the view's stride(0) in bytes). */

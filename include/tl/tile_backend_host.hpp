@@ -89,6 +89,12 @@ inline void csr_write(uint32_t value)
     tl_csr_write(&state(), Csr - TL_CSR_ADDR_BASE, value);
 }
 
+template <unsigned Csr, uint32_t Value>
+inline void csr_write_const()
+{
+    csr_write<Csr>(Value);
+}
+
 template <unsigned Csr>
 inline uint32_t csr_read()
 {

@@ -43,6 +43,26 @@ inline void csr_write(uint32_t value)
     __asm__ volatile("csrw %0, %1" : : "i"(Csr), "r"((unsigned long)value) : "memory");
 }
 
+/*
+ * csrw CSR, Value for a value known when compiling.  The constant is put in
+ * a register right before the write (or the write is a csrwi), so a tool that
+ * sees one translation block at a time (tlstat) knows the value written
+ * without reading the CSR back.
+ */
+template <unsigned Csr, uint32_t Value>
+inline void csr_write_const()
+{
+    if constexpr (Value < 32) {
+        __asm__ volatile("csrwi %0, %1" : : "i"(Csr), "i"(Value) : "memory");
+    } else {
+        unsigned long scratch;
+        __asm__ volatile("li %0, %2\n\tcsrw %1, %0"
+                         : "=&r"(scratch)
+                         : "i"(Csr), "i"((unsigned long)Value)
+                         : "memory");
+    }
+}
+
 template <unsigned Csr>
 inline uint32_t csr_read()
 {
