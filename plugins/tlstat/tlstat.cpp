@@ -8,11 +8,16 @@
  *            format=text|json, top=N
  *
  * How it counts (docs/tlstat.md):
- *  - At translation, CUSTOM-2 words are decoded (tl_isa.h) and get an
- *    execution callback; CSR instructions that write a TL CSR get an inline
- *    counter per CSR, so the TL CSRs are re-read through the register API only
- *    when one was written since the last read (or after rt_sigreturn, which
- *    restores them from the signal frame).
+ *  - At translation, CUSTOM-2 words are decoded (tl_isa.h).  Each such
+ *    site counts its executions inline; what one execution counts (form,
+ *    element type, bytes, coverage cell) is decided from the TL CSRs by a
+ *    callback that runs only on the site's first execution after the TL CSRs
+ *    may have changed: CSR instructions that write a TL CSR mark them changed
+ *    inline (and count the writes per CSR, so the CSRs are re-read through the
+ *    register API only when one was written since the last read), as do
+ *    rt_sigreturn (which restores them from the signal frame) and a trap.
+ *    The counts executed under a decision are added to the totals before the
+ *    decision is dropped.
  *  - The callback leaves the instruction "pending". It completed when
  *    execution reaches pc + 4 (the next instruction of its block, or the next
  *    block); it trapped when the next block is a trap handler entered for it
@@ -25,6 +30,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -88,7 +94,6 @@ struct RegHandle {
  */
 struct Decision {
     bool decided = false;
-    uint64_t checked = 0;                  /* Vcpu::values_changed when `from` last matched */
     tl::CsrState from{};
     int type = tl::kInvalidType;
     int cell = -1;
@@ -96,11 +101,46 @@ struct Decision {
     tlstat::FormStat *form = nullptr;      /* the vCPU's counters of (form, type) */
 };
 
+struct SiteRuns;
+
 /* A vCPU's counters of one site and its decision, side by side. */
 struct SiteState {
     PcStat stat{nullptr};
     Decision d;
+    uint64_t state_id = 0;                 /* the CsrValues whose list holds the site, or 0 */
+    SiteRuns *runs = nullptr;              /* its inline counters, while runs_gen is current */
+    uint64_t runs_gen = 0;
 };
+
+/*
+ * The sites decided under one value of the CSRs that decisions of their
+ * kind read (a key with only those CSRs set).
+ */
+struct CsrValues {
+    uint64_t id;
+    tl::CsrState key;
+    struct Member {
+        const Site *site;
+        SiteRuns *runs;                    /* valid while `gen` is boards_gen */
+        uint64_t counted;                  /* runs under these values not yet added (add_runs) */
+    };
+    std::vector<Member> sites;
+    uint64_t gen;
+};
+
+/*
+ * A vCPU's recent CsrValues for one kind of site (memory forms read ttype,
+ * tshape, tmask_ls, stride, width and tinit; the others ttype only).  Only
+ * the sites of the current one are decided (inline flag set) and
+ * accumulate runs; switching back to an earlier one sets its sites' flags
+ * again, so a loop that alternates two strides calls no callback per site.
+ */
+struct DecisionTable {
+    uint32_t csrs;
+    std::vector<CsrValues> recent;         /* at most kMaxRecentValues */
+    int cur = -1;
+};
+constexpr size_t kMaxRecentValues = 8;
 
 /* Everything one vCPU owns; only that vCPU's thread touches it while running. */
 struct Vcpu {
@@ -111,13 +151,17 @@ struct Vcpu {
     uint64_t seen_any_writes = 0;
     bool reload = true;
     uint32_t dirty = 0;                    /* CSRs written since last read (bit per CSR) */
-    uint64_t values_changed = 1;           /* advances whenever csrs may have changed */
     bool dirty_tinit_read = false;         /* tinit itself must be read (after a tinit write) */
     tl::CsrState csrs{};
     Pending pending;
     FormStat forms[tl::F_NUM][tl::kNumTypes + 1];
     uint64_t cells[tl::kNumCells] = {};
     std::vector<SiteState> sites;          /* by Site::id */
+    DecisionTable mem_table{1u << tl::TTYPE | 1u << tl::TSHAPE | 1u << tl::TMASK_LS | 1u << tl::TSTRIDE |
+                                1u << tl::TWIDTH | 1u << tl::TINIT,
+                            {}, -1};
+    DecisionTable other_table{1u << tl::TTYPE, {}, -1};
+    uint64_t next_values_id = 1;
     GByteArray *buf = g_byte_array_new();
 };
 
@@ -133,7 +177,14 @@ struct Slot {
      */
     uint64_t known_value[tl::kNumCsrs];
     uint64_t known_fresh[tl::kNumCsrs];
-    uint64_t pending;                      /* non-zero while a TL instruction is unresolved */
+    /*
+     * The TL CSRs may differ from the ones the live decisions were made
+     * from: ttype or tinit (every decision), or the other CSRs that memory
+     * forms read (tshape, tmask_ls, the stride and the width).
+     */
+    uint64_t type_changed;
+    uint64_t mem_changed;
+    uint64_t pending;                      /* the unresolved TL instruction's Site *, or 0 */
     Vcpu *vcpu;
 };
 
@@ -164,9 +215,58 @@ bool system_mode;
 uint64_t load_start;                       /* user mode: start of the program's code */
 qemu_plugin_scoreboard *slots;
 qemu_plugin_u64 insns_entry, pending_entry, any_csr_write_entry, csr_write_entry[tl::kNumCsrs];
+qemu_plugin_u64 type_changed_entry, mem_changed_entry;
 qemu_plugin_u64 known_value_entry[tl::kNumCsrs], known_fresh_entry[tl::kNumCsrs];
 
 Slot *slot_of(unsigned vcpu) { return static_cast<Slot *>(qemu_plugin_scoreboard_find(slots, vcpu)); }
+
+/*
+ * Per site and vCPU, what translated code updates inline: the executions
+ * not yet added to the counters, and whether the site's decision holds
+ * (0: its next execution calls on_tl_decide).  Sites are grouped
+ * kSitesPerBoard to a scoreboard; a site past the last board is counted by
+ * a callback on every execution (on_tl_exec).
+ */
+struct SiteRuns {
+    uint64_t runs;
+    uint64_t decided;
+};
+constexpr size_t kSitesPerBoard = 256;
+constexpr size_t kMaxBoards = 16384;
+struct SiteBoard {
+    SiteRuns site[kSitesPerBoard];
+};
+std::atomic<qemu_plugin_scoreboard *> site_boards[kMaxBoards];
+
+/* The board of a new site, created on first use; nullptr past the last.  Under mtx. */
+qemu_plugin_scoreboard *board_of_new_site(const Site &site)
+{
+    const size_t b = site.id / kSitesPerBoard;
+    if (b >= kMaxBoards) {
+        return nullptr;
+    }
+    qemu_plugin_scoreboard *sb = site_boards[b].load(std::memory_order_relaxed);
+    if (!sb) {
+        sb = qemu_plugin_scoreboard_new(sizeof(SiteBoard));
+        site_boards[b].store(sb, std::memory_order_release);
+    }
+    return sb;
+}
+
+SiteRuns &site_runs(const Site *site, unsigned vcpu_index)
+{
+    qemu_plugin_scoreboard *sb = site_boards[site->id / kSitesPerBoard].load(std::memory_order_acquire);
+    return static_cast<SiteBoard *>(qemu_plugin_scoreboard_find(sb, vcpu_index))->site[site->id % kSitesPerBoard];
+}
+
+/*
+ * Advanced by every translation-cache flush: QEMU moves scoreboards only
+ * while all vCPUs are stopped for one (when a vCPU index outgrows them).
+ */
+std::atomic<uint64_t> boards_gen{1};
+
+void on_flush(qemu_plugin_id_t) { boards_gen.fetch_add(1, std::memory_order_relaxed); }
+
 
 uint64_t read_reg(Vcpu &v, const RegHandle &r)
 {
@@ -279,7 +379,6 @@ void __attribute__((noinline)) read_csrs(Vcpu &v, Slot &s, uint32_t need)
         }
         v.reload = false;
     }
-    v.values_changed++;                    /* values or initialized flags may change below */
     /* tinit is only ever dirty after a tinit write or a reload (dirty_tinit_read) */
     const uint32_t read = v.dirty & need;
     for (uint32_t r = read; r != 0; r &= r - 1) {
@@ -409,10 +508,203 @@ void count_trapped(Vcpu &v, int kind)
     v.reload = true;                       /* a handler may leave the TL CSRs changed */
 }
 
+/*
+ * The decision for a site under the current TL CSRs: recomputed only when
+ * they differ from the ones it was made from.
+ */
+SiteState &decide(Vcpu &v, Slot &s, const Site *site)
+{
+    refresh_csrs(v, s, csrs_needed(site->insn.form));
+    SiteState &st = site_state(v, site);
+    Decision &d = st.d;
+    if (!d.decided || std::memcmp(&d.from, &v.csrs, sizeof(v.csrs)) != 0) {
+        d.decided = true;
+        d.from = v.csrs;
+        d.type = v.have_csrs ? tl::type_index(v.csrs.v[tl::TTYPE]) : tl::kInvalidType;
+        d.mem = tl::is_memory(site->insn.form) && v.have_csrs ? tl::memory_access(site->insn.form, v.csrs)
+                                                              : tl::MemoryAccess{};
+        d.cell = tl::instruction_cell(site->insn.form, d.type, d.mem);
+        d.form = &v.forms[site->insn.form][d.type];
+    }
+    return st;
+}
+
+/* Adds `runs` executions under the site's decision to the vCPU's counters. */
+void add_runs(Vcpu &v, SiteState &st, uint64_t runs)
+{
+    const Decision &d = st.d;
+    if (!d.decided || runs == 0) {
+        return;
+    }
+    d.form->count += runs;
+    d.form->bytes += runs * d.mem.bytes;
+    d.form->engines[st.stat.site->insn.engine] += runs;
+    if (d.cell >= 0) {
+        v.cells[d.cell] += runs;
+    }
+    st.stat.count += runs;
+    st.stat.bytes += runs * d.mem.bytes;
+}
+
+SiteRuns &site_runs(SiteState &st, unsigned vcpu_index)
+{
+    const uint64_t gen = boards_gen.load(std::memory_order_relaxed);
+    if (st.runs_gen != gen) {
+        st.runs = &site_runs(st.stat.site, vcpu_index);
+        st.runs_gen = gen;
+    }
+    return *st.runs;
+}
+
+/* The members' inline counters, found again after scoreboards moved. */
+CsrValues &members_current(CsrValues &vals, unsigned vcpu_index)
+{
+    const uint64_t gen = boards_gen.load(std::memory_order_relaxed);
+    if (vals.gen != gen) {
+        for (CsrValues::Member &m : vals.sites) {
+            m.runs = &site_runs(m.site, vcpu_index);
+        }
+        vals.gen = gen;
+    }
+    return vals;
+}
+
+/* The current values' sites: their runs added to the counters; undecided. */
+void flush_current(Vcpu &v, DecisionTable &t, unsigned vcpu_index)
+{
+    if (t.cur < 0) {
+        return;
+    }
+    for (CsrValues::Member &m : members_current(t.recent[t.cur], vcpu_index).sites) {
+        m.counted += m.runs->runs;
+        m.runs->runs = 0;
+        m.runs->decided = 0;
+    }
+}
+
+/* A member's runs added to the counters under its decision; it leaves the values. */
+void retire_member(Vcpu &v, const CsrValues::Member &m)
+{
+    SiteState &st = v.sites[m.site->id];
+    add_runs(v, st, m.counted);
+    st.state_id = 0;
+}
+
+tl::CsrState key_of(const tl::CsrState &csrs, uint32_t which)
+{
+    tl::CsrState k{};
+    for (int c = 0; c < tl::kNumCsrs; c++) {
+        k.v[c] = (which >> c) & 1 ? csrs.v[c] : 0;
+    }
+    return k;
+}
+
+/*
+ * Makes the CSRs' present values current in t: the previous values' sites
+ * are counted and undecided, those decided under the present values before
+ * are decided again.
+ */
+void switch_values(Vcpu &v, Slot &s, DecisionTable &t, unsigned vcpu_index)
+{
+    refresh_csrs(v, s, t.csrs);
+    const tl::CsrState key = key_of(v.csrs, t.csrs);
+    if (t.cur >= 0 && std::memcmp(&t.recent[t.cur].key, &key, sizeof(key)) == 0) {
+        return;
+    }
+    flush_current(v, t, vcpu_index);
+    t.cur = -1;
+    for (size_t i = 0; i < t.recent.size(); i++) {
+        if (std::memcmp(&t.recent[i].key, &key, sizeof(key)) == 0) {
+            t.cur = int(i);
+            for (const CsrValues::Member &m : members_current(t.recent[i], vcpu_index).sites) {
+                m.runs->decided = 1;
+            }
+            return;
+        }
+    }
+    if (t.recent.size() >= kMaxRecentValues) {
+        /* the oldest; its sites are undecided */
+        for (const CsrValues::Member &m : t.recent.front().sites) {
+            retire_member(v, m);
+        }
+        t.recent.erase(t.recent.begin());
+    }
+    t.recent.push_back(CsrValues{v.next_values_id++, key, {}, boards_gen.load(std::memory_order_relaxed)});
+    t.cur = int(t.recent.size() - 1);
+}
+
+/* A site's decision for the present CSRs, kept while they are current. */
+void decide_live(Vcpu &v, Slot &s, const Site *site, unsigned vcpu_index)
+{
+    DecisionTable &t = tl::is_memory(site->insn.form) ? v.mem_table : v.other_table;
+    if (t.cur < 0) {
+        switch_values(v, s, t, vcpu_index);
+    }
+    CsrValues &now = t.recent[t.cur];
+    SiteState &old_st = site_state(v, site);
+    if (old_st.state_id != now.id) {
+        /* Its runs under other values are counted under the decision made for them. */
+        for (CsrValues &old : t.recent) {
+            if (old.id == old_st.state_id) {
+                auto m = std::find_if(old.sites.begin(), old.sites.end(),
+                                      [site](const CsrValues::Member &x) { return x.site == site; });
+                retire_member(v, *m);
+                old.sites.erase(m);
+                break;
+            }
+        }
+    }
+    SiteState &st = decide(v, s, site);
+    SiteRuns &r = site_runs(st, vcpu_index);
+    if (st.state_id != now.id) {
+        members_current(now, vcpu_index).sites.push_back({site, &r, 0});
+        st.state_id = now.id;
+    }
+    r.decided = 1;
+}
+
+/* Every site's runs counted and its decision dropped (exit, fork). */
+void flush_all_sites(Vcpu &v, unsigned vcpu_index)
+{
+    for (DecisionTable *t : {&v.mem_table, &v.other_table}) {
+        flush_current(v, *t, vcpu_index);
+        for (CsrValues &vals : t->recent) {
+            for (const CsrValues::Member &m : vals.sites) {
+                retire_member(v, m);
+            }
+        }
+        t->recent.clear();
+        t->cur = -1;
+    }
+}
+
+/* Every decision is checked again at the next TL instruction. */
+void mark_csrs_changed(Slot &s)
+{
+    s.type_changed = 1;
+    s.mem_changed = 1;
+}
+
+/* v.pending from the slot's unresolved instruction; false if it has no decision. */
+bool load_pending(Vcpu &v, const Slot &s)
+{
+    const Site *site = reinterpret_cast<const Site *>(uintptr_t(s.pending));
+    const Decision &d = site_state(v, site).d;
+    if (!d.decided) {
+        return false;
+    }
+    v.pending = Pending{site, d.type, d.cell, d.mem};
+    return true;
+}
+
 /* The pending instruction is followed by execution at npc. */
 void resolve(Vcpu &v, Slot &s, uint64_t npc)
 {
+    const bool known = load_pending(v, s);
     s.pending = 0;
+    if (!known) {
+        return;
+    }
     const uint64_t pc = v.pending.site->pc;
     if (npc == pc + 4) {
         return;                            /* completed, already counted */
@@ -428,6 +720,7 @@ void resolve(Vcpu &v, Slot &s, uint64_t npc)
         if (epc == pc && !(cause >> 63)) {
             count_completed(v, -1);
             count_trapped(v, trap_kind(v, cause, in_m));
+            mark_csrs_changed(s);
         }                                  /* else an interrupt taken after it completed */
         return;
     }
@@ -441,9 +734,11 @@ void resolve(Vcpu &v, Slot &s, uint64_t npc)
     if (frame_pc == pc) {
         count_completed(v, -1);
         count_trapped(v, trap_kind_signal(v, int(read_reg(v, v.a0))));
+        mark_csrs_changed(s);
     }
 }
 
+/* A site past the last board: every execution is decided and counted here. */
 void on_tl_exec(unsigned int vcpu_index, void *udata)
 {
     Slot &s = *slot_of(vcpu_index);
@@ -455,36 +750,55 @@ void on_tl_exec(unsigned int vcpu_index, void *udata)
     if (s.pending) {
         resolve(v, s, site->pc);
     }
-    refresh_csrs(v, s, csrs_needed(site->insn.form));
-    SiteState &st = site_state(v, site);
-    PcStat &ps = st.stat;
-    Decision &d = st.d;
-    if (__builtin_expect(d.checked != v.values_changed, 0) &&
-        (!d.decided || std::memcmp(&d.from, &v.csrs, sizeof(v.csrs)) != 0)) {
-        d.decided = true;
-        d.from = v.csrs;
-        d.type = v.have_csrs ? tl::type_index(v.csrs.v[tl::TTYPE]) : tl::kInvalidType;
-        d.mem = tl::is_memory(site->insn.form) && v.have_csrs ? tl::memory_access(site->insn.form, v.csrs)
-                                                              : tl::MemoryAccess{};
-        d.cell = tl::instruction_cell(site->insn.form, d.type, d.mem);
-        d.form = &v.forms[site->insn.form][d.type];
+    add_runs(v, decide(v, s, site), 1);
+    s.pending = uintptr_t(site);
+}
+
+/*
+ * The first execution of a site since its decision was dropped (condition:
+ * decided == 0); the inline increment of its runs follows.
+ */
+void on_tl_decide(unsigned int vcpu_index, void *udata)
+{
+    Slot &s = *slot_of(vcpu_index);
+    const Site *site = static_cast<const Site *>(udata);
+    if (!s.vcpu) {
+        site_runs(site, vcpu_index).runs = ~uint64_t(0);  /* before its vCPU's init callback: not counted */
+        return;
     }
-    d.checked = v.values_changed;
-    Pending &p = v.pending;
-    p.site = site;
-    p.type = d.type;
-    p.mem = d.mem;
-    p.cell = d.cell;
-    /* count_completed(v, 1), through the decision's pointer */
-    d.form->count++;
-    d.form->bytes += d.mem.bytes;
-    d.form->engines[site->insn.engine]++;
-    if (d.cell >= 0) {
-        v.cells[d.cell]++;
+    Vcpu &v = *s.vcpu;
+    if (s.pending) {
+        resolve(v, s, site->pc);
     }
-    ps.count++;
-    ps.bytes += d.mem.bytes;
-    s.pending = 1;
+    decide_live(v, s, site, vcpu_index);
+}
+
+/*
+ * The first TL instruction after a CSR its decision reads may have changed:
+ * ttype or tinit for every form (condition: type_changed != 0), the other
+ * CSRs memory forms read for those (mem_changed != 0; set with
+ * type_changed too).  The CSRs' present values become current for sites of
+ * this kind; this site, if still undecided, is decided by on_tl_decide next.
+ */
+template <bool kMemory>
+void on_tl_csrs_changed(unsigned int vcpu_index, void *udata)
+{
+    Slot &s = *slot_of(vcpu_index);
+    if (!s.vcpu) {
+        return;
+    }
+    Vcpu &v = *s.vcpu;
+    const Site *site = static_cast<const Site *>(udata);
+    if (s.pending) {
+        resolve(v, s, site->pc);
+    }
+    if (kMemory) {
+        s.mem_changed = 0;
+        switch_values(v, s, v.mem_table, vcpu_index);
+    } else {
+        s.type_changed = 0;
+        switch_values(v, s, v.other_table, vcpu_index);
+    }
 }
 
 void on_block_entry(unsigned int vcpu_index, void *udata)
@@ -501,6 +815,7 @@ void on_syscall(qemu_plugin_id_t, unsigned int vcpu_index, int64_t num, uint64_t
     Slot *s = slot_of(vcpu_index);
     if (num == kRtSigreturn && s->vcpu) {
         s->vcpu->reload = true;
+        mark_csrs_changed(*s);
     }
 }
 
@@ -553,10 +868,19 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
                                                                 csr_write_entry[csr], 1);
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
                                                                 any_csr_write_entry, 1);
+            if (csr == tl::TTYPE || csr == tl::TINIT) {
+                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                    type_changed_entry, 1);
+            }
+            if (csrs_needed(tl::F_MLOAD) & (1u << csr)) {
+                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                    mem_changed_entry, 1);
+            }
         }
         if (prev_tl) {
             const uint64_t pc = qemu_plugin_insn_vaddr(insn);
             Site *site;
+            qemu_plugin_scoreboard *board;
             {
                 std::lock_guard<std::mutex> g(mtx);
                 auto &slot = sites[{pc, w}];
@@ -564,8 +888,29 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
                     slot.reset(new Site{pc, w, tl::decode(w), sites.size() - 1});
                 }
                 site = slot.get();
+                board = board_of_new_site(*site);
             }
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_tl_exec, QEMU_PLUGIN_CB_R_REGS, site);
+            if (!board) {
+                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_tl_exec, QEMU_PLUGIN_CB_R_REGS, site);
+                continue;
+            }
+            const size_t at = offsetof(SiteBoard, site) + site->id % kSitesPerBoard * sizeof(SiteRuns);
+            const qemu_plugin_u64 runs{board, at + offsetof(SiteRuns, runs)};
+            const qemu_plugin_u64 decided{board, at + offsetof(SiteRuns, decided)};
+            if (tl::is_memory(site->insn.form)) {
+                qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_tl_csrs_changed<true>,
+                                                            QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
+                                                            mem_changed_entry, 0, site);
+            } else {
+                qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_tl_csrs_changed<false>,
+                                                            QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
+                                                            type_changed_entry, 0, site);
+            }
+            qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_tl_decide, QEMU_PLUGIN_CB_R_REGS,
+                                                        QEMU_PLUGIN_COND_EQ, decided, 0, site);
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64, runs, 1);
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                pending_entry, uintptr_t(site));
         }
     }
 }
@@ -618,19 +963,19 @@ Totals gather()
 
 void on_exit(qemu_plugin_id_t, void *)
 {
-    /* An instruction still pending at exit did not complete: the guest died of its trap. */
-    for (auto &vp : all_vcpus) {
-        Vcpu &v = *vp;
-        if (v.pending.site && !system_mode) {
-            for (unsigned i = 0; i < unsigned(qemu_plugin_num_vcpus()); i++) {
-                Slot *s = slot_of(i);
-                if (s->vcpu == &v && s->pending) {
-                    s->pending = 0;
-                    count_completed(v, -1);
-                    count_trapped(v, trap_kind_signal(v, 0));
-                }
-            }
+    for (unsigned i = 0; i < unsigned(qemu_plugin_num_vcpus()); i++) {
+        Slot *s = slot_of(i);
+        if (!s->vcpu) {
+            continue;
         }
+        Vcpu &v = *s->vcpu;
+        /* An instruction still pending at exit did not complete: the guest died of its trap. */
+        if (s->pending && !system_mode && load_pending(v, *s)) {
+            count_completed(v, -1);
+            count_trapped(v, trap_kind_signal(v, 0));
+        }
+        s->pending = 0;
+        flush_all_sites(v, i);
     }
     Totals t = gather();
     ElfSymbols syms;
@@ -673,6 +1018,12 @@ void before_fork() { mtx.lock(); }
 void after_fork_in_parent() { mtx.unlock(); }
 void after_fork_in_child()
 {
+    for (unsigned i = 0; i < unsigned(qemu_plugin_num_vcpus()); i++) {
+        Slot *s = slot_of(i);
+        if (s->vcpu) {
+            flush_all_sites(*s->vcpu, i);      /* the parent's runs, dropped below */
+        }
+    }
     for (auto &vp : all_vcpus) {
         Vcpu &v = *vp;
         for (auto &row : v.forms) {
@@ -749,6 +1100,8 @@ extern "C" QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const
     insns_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, insns);
     pending_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, pending);
     any_csr_write_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, any_csr_writes);
+    type_changed_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, type_changed);
+    mem_changed_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, mem_changed);
     for (int c = 0; c < tl::kNumCsrs; c++) {
         csr_write_entry[c] = {slots, offsetof(Slot, csr_writes) + c * sizeof(uint64_t)};
         known_value_entry[c] = {slots, offsetof(Slot, known_value) + c * sizeof(uint64_t)};
@@ -760,6 +1113,7 @@ extern "C" QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const
         qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
         pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
     }
+    qemu_plugin_register_flush_cb(id, on_flush);
     qemu_plugin_register_atexit_cb(id, on_exit, nullptr);
     return 0;
 }

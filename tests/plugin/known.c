@@ -6,7 +6,9 @@
  *
  *   known          the whole mix: loops, width/stride, masks, a tinit write,
  *                  EngineID, traps skipped by a handler, a restarted store,
- *                  TL CSRs changed in a signal handler and restored by sigreturn
+ *                  TL CSRs changed in a signal handler and restored by sigreturn,
+ *                  the same sites under alternating and under many CSR values,
+ *                  one site under alternating element types
  *   known segv     killed by SIGSEGV on its first TL load
  *   known sigill   killed by SIGILL (tshape never written)
  *   known off      a TL instruction on a CPU without xtl (SIGILL)
@@ -141,5 +143,27 @@ int main(int argc, char **argv)
     }
     printf("known: done, %d restart(s), ttype after the handler 0x%lx\n", restarts,
            tl_csr_read(TL_CSR_TTYPE));
+    /*
+     * J: the same two sites under widths that alternate, 16, 64, 16, ...
+     * (values computed at run time), then one site under twelve widths in
+     * turn, more CSR values than tlstat keeps decisions for.
+     */
+    tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT32);
+    tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(2, 8, 8));     /* S = 256 */
+    tl_csr_write(TL_CSR_TMASK_LS, 0x3);
+    for (volatile int i = 0; i < 10; i++) {
+        tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, i & 1 ? 64 : 16);
+        tl_mstore(3, 0, buf);
+        tl_mload(5, 0, buf);
+    }
+    for (volatile int i = 1; i <= 12; i++) {
+        tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 8 * i);
+        tl_mload(5, 0, buf);
+    }
+    /* K: one tl.addi site under ttype int8, int16, int8, ... (six times) */
+    for (volatile int i = 0; i < 6; i++) {
+        tl_csr_write(TL_CSR_TTYPE, i & 1 ? TL_TYPE_INT16 : TL_TYPE_INT8);
+        tl_addi(6, 6, 1);
+    }
     return 0;
 }

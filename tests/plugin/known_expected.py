@@ -29,7 +29,8 @@ def mix_mode():
         # 2 slices; G: two loads from unmapped addresses trap (SIGSEGV, skipped)
         "tl.load int16": [33, 33 * 2 * s16, 2],
         # E
-        "tl.addi int16": [40 + 5, 0, 0],      # 40 in E, 5 after the SIGUSR1 handler (I)
+        "tl.addi int16": [40 + 5 + 3, 0, 0],  # 40 in E, 5 after the SIGUSR1 handler (I), 3 in K
+        "tl.addi int8": [3, 0, 0],            # K: ttype alternates int8, int16 over six runs
         "tl.muls int16": [10, 0, 0],
         "tl.fillpad.max int16": [5, 0, 0],
         "tl.concat.0 int16": [6, 0, 0],
@@ -43,16 +44,23 @@ def mix_mode():
         "tl.store int16": [1, 2 * s16, 1],
         # I: the SIGUSR1 handler switches ttype to int32 for two tl.addi
         "tl.addi int32": [2, 0, 0],
+        # J: int32 [2,8,8] (S = 256), both slices selected; W = 16, 64, 16, ...
+        # for ten stores and ten loads: 5 x 2 x 16 + 5 x 2 x 64 = 800 bytes each;
+        # then twelve loads with W = 8, 16, ..., 96: 2 x 8 x (1 + ... + 12) = 1248
+        "tl.mstore int32": [10, 800, 0],
+        "tl.mload int32": [10 + 12, 800 + 1248, 0],
     }
     engines = {"tl.load int16": [30, 0, 3, 0], "tl.load int8": [100, 0, 0, 0],
-               "tl.store int8": [0, 0, 50, 0], "tl.addi int16": [0, 45, 0, 0]}
+               "tl.store int8": [0, 0, 50, 0], "tl.addi int16": [0, 48, 0, 0]}
     cells = [
         "tl.load int8 contiguous full-width",      # P = W = S
         "tl.store int8 strided partial-width",     # P = 300 != W = 100 < S = 256
         "tl.mload int8 strided partial-width",
         "tl.load int16 contiguous full-width",
         "tl.store int16 contiguous full-width",
-        "tl.addi int16", "tl.addi int32", "tl.muls int16", "tl.fillpad.max int16",
+        "tl.mstore int32 contiguous partial-width",  # J: P = W (stride uninitialized), W < S
+        "tl.mload int32 contiguous partial-width",
+        "tl.addi int8", "tl.addi int16", "tl.addi int32", "tl.muls int16", "tl.fillpad.max int16",
         "tl.concat.0 int16", "tl.xpose.01 int16", "reserved.R1",
         "trap load-page-fault", "trap store-page-fault",
         "trap illegal-instruction.operand", "trap illegal-instruction.reserved",

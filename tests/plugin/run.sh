@@ -73,14 +73,20 @@ for m in segv:rv64,xtl=on:139 sigill:rv64,xtl=on:132 off:rv64:132; do
     [ -s "$out/fatal-$mode.json" ] && compare "$out/fatal-$mode.json" "$out/fatal-$mode.expected.json" "killed ($mode)"
 done
 
-# 3. Threads: one vCPU per thread, totals are sums (threads.c's comment).
-run_user threads rv64,xtl=on "format=json,outfile=$out/threads.json" "$out/threads" 4
-check "$(cat "$out/threads.rc")" "threads.c with 4 threads runs to the end under the plugin (exit $(cat "$out/threads.rc"))"
-n=0 b=0
-for t in 0 1 2 3; do n=$((n + 1000 + 100 * t)); b=$((b + (1000 + 100 * t) * 2 * (64 + 32 * t))); done
-printf '{"mix": {"tl.load int8": [%d, %d, 0]}, "cells": ["tl.load int8 contiguous partial-width", "csr tshape written", "csr tmask_load_width written"]}\n' \
-    "$n" "$b" >"$out/threads.expected.json"
-compare "$out/threads.json" "$out/threads.expected.json" "4 threads"
+# 3. Threads: one vCPU per thread, totals are sums (threads.c's comment);
+#    36 threads outgrow the 16 and then 32 vCPU slots QEMU allocates for a plugin.
+for nt in 4 36; do
+    run_user "threads$nt" rv64,xtl=on "format=json,outfile=$out/threads$nt.json" "$out/threads" "$nt"
+    check "$(cat "$out/threads$nt.rc")" "threads.c with $nt threads runs to the end under the plugin (exit $(cat "$out/threads$nt.rc"))"
+    n=0 b=0
+    for t in $(seq 0 $((nt - 1))); do
+        r=$((500 + 50 * t)) w=$((64 + 4 * t))
+        n=$((n + 2 * r)) b=$((b + r * 2 * w + r * 2 * (w / 2)))
+    done
+    printf '{"mix": {"tl.load int8": [%d, %d, 0]}, "cells": ["tl.load int8 contiguous partial-width", "csr tshape written", "csr tmask_load_width written"]}\n' \
+        "$n" "$b" >"$out/threads$nt.expected.json"
+    compare "$out/threads$nt.json" "$out/threads$nt.expected.json" "$nt threads"
+done
 
 # 4. Random cases, expectations from the reference model.
 seed=${PLUGIN_CASES_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
@@ -244,7 +250,7 @@ if [ "$nfw" -gt 0 ]; then
 fi
 
 # 8. JSON reports against the schema; a broken report must fail.
-for j in known threads cases smp2-rv64-MTTCG smp4-max-icount smp1-replay fork-merged fw/merged; do
+for j in known threads4 threads36 cases smp2-rv64-MTTCG smp4-max-icount smp1-replay fork-merged fw/merged; do
     [ -f "$out/$j.json" ] || continue
     "${report[@]}" validate "$out/$j.json" >"$out/validate.log" 2>&1
     check $? "$j.json is valid against tlstat.schema.json"
