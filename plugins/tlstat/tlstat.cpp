@@ -73,6 +73,7 @@ using tlstat::Site;
 using tlstat::Totals;
 
 constexpr int kRtSigreturn = 139;          /* riscv64 Linux */
+constexpr uint32_t kEcall = 0x00000073;
 constexpr uint64_t kUcMcontextPc = 176;    /* offsetof(ucontext, uc_mcontext.sc_regs.pc) */
 
 /* What the pending instruction would do, decided when it started. */
@@ -185,7 +186,6 @@ struct Slot {
     uint64_t type_changed;
     uint64_t mem_changed;
     uint64_t pending;                      /* the unresolved TL instruction's Site *, or 0 */
-    Vcpu *vcpu;
 };
 
 struct Options {
@@ -218,7 +218,26 @@ qemu_plugin_u64 insns_entry, pending_entry, any_csr_write_entry, csr_write_entry
 qemu_plugin_u64 type_changed_entry, mem_changed_entry;
 qemu_plugin_u64 known_value_entry[tl::kNumCsrs], known_fresh_entry[tl::kNumCsrs];
 
+/*
+ * Scoreboards are only written from callbacks that run while the vCPU
+ * executes guest code: QEMU moves them (a new vCPU index past their size)
+ * in an exclusive section, which waits for those but not for a vCPU in its
+ * init callback or in a system call.
+ */
 Slot *slot_of(unsigned vcpu) { return static_cast<Slot *>(qemu_plugin_scoreboard_find(slots, vcpu)); }
+
+/* Each vCPU index's Vcpu, in the plugin's own memory (set by vcpu_init). */
+constexpr size_t kVcpusPerChunk = 256, kVcpuChunks = 256;
+std::atomic<std::atomic<Vcpu *> *> vcpu_chunks[kVcpuChunks];
+
+Vcpu *vcpu_of(unsigned vcpu_index)
+{
+    if (vcpu_index / kVcpusPerChunk >= kVcpuChunks) {
+        return nullptr;
+    }
+    std::atomic<Vcpu *> *chunk = vcpu_chunks[vcpu_index / kVcpusPerChunk].load(std::memory_order_acquire);
+    return chunk ? chunk[vcpu_index % kVcpusPerChunk].load(std::memory_order_acquire) : nullptr;
+}
 
 /*
  * Per site and vCPU, what translated code updates inline: the executions
@@ -285,9 +304,8 @@ uint64_t read_reg(Vcpu &v, const RegHandle &r)
 void vcpu_init(qemu_plugin_id_t, unsigned int vcpu_index)
 {
     std::lock_guard<std::mutex> g(mtx);
-    Slot *s = slot_of(vcpu_index);
-    if (s->vcpu) {
-        return;                            /* a linux-user thread reusing an index */
+    if (vcpu_of(vcpu_index) || vcpu_index / kVcpusPerChunk >= kVcpuChunks) {
+        return;                            /* a linux-user thread reusing an index (or past 65535) */
     }
     auto v = std::make_unique<Vcpu>();
     GArray *regs = qemu_plugin_get_registers();
@@ -317,7 +335,11 @@ void vcpu_init(qemu_plugin_id_t, unsigned int vcpu_index)
     }
     /* Without the extension the TL CSRs do not exist, for gdb as for the guest. */
     v->have_csrs = found == tl::kNumCsrs;
-    s->vcpu = v.get();
+    std::atomic<std::atomic<Vcpu *> *> &chunk = vcpu_chunks[vcpu_index / kVcpusPerChunk];
+    if (!chunk.load(std::memory_order_relaxed)) {
+        chunk.store(new std::atomic<Vcpu *>[kVcpusPerChunk](), std::memory_order_release);
+    }
+    chunk.load(std::memory_order_relaxed)[vcpu_index % kVcpusPerChunk].store(v.get(), std::memory_order_release);
     all_vcpus.push_back(std::move(v));
     /* The user-mode program's path needs a vCPU (it is read from the task state). */
     if (!system_mode && all_vcpus.size() == 1 && qemu_plugin_path_to_binary) {
@@ -742,10 +764,11 @@ void resolve(Vcpu &v, Slot &s, uint64_t npc)
 void on_tl_exec(unsigned int vcpu_index, void *udata)
 {
     Slot &s = *slot_of(vcpu_index);
-    if (!s.vcpu) {
+    Vcpu *vp = vcpu_of(vcpu_index);
+    if (!vp) {
         return;                            /* runs before its vCPU's init callback: not counted */
     }
-    Vcpu &v = *s.vcpu;
+    Vcpu &v = *vp;
     const Site *site = static_cast<const Site *>(udata);
     if (s.pending) {
         resolve(v, s, site->pc);
@@ -762,11 +785,12 @@ void on_tl_decide(unsigned int vcpu_index, void *udata)
 {
     Slot &s = *slot_of(vcpu_index);
     const Site *site = static_cast<const Site *>(udata);
-    if (!s.vcpu) {
+    Vcpu *vp = vcpu_of(vcpu_index);
+    if (!vp) {
         site_runs(site, vcpu_index).runs = ~uint64_t(0);  /* before its vCPU's init callback: not counted */
         return;
     }
-    Vcpu &v = *s.vcpu;
+    Vcpu &v = *vp;
     if (s.pending) {
         resolve(v, s, site->pc);
     }
@@ -784,10 +808,11 @@ template <bool kMemory>
 void on_tl_csrs_changed(unsigned int vcpu_index, void *udata)
 {
     Slot &s = *slot_of(vcpu_index);
-    if (!s.vcpu) {
+    Vcpu *vp = vcpu_of(vcpu_index);
+    if (!vp) {
         return;
     }
-    Vcpu &v = *s.vcpu;
+    Vcpu &v = *vp;
     const Site *site = static_cast<const Site *>(udata);
     if (s.pending) {
         resolve(v, s, site->pc);
@@ -804,18 +829,18 @@ void on_tl_csrs_changed(unsigned int vcpu_index, void *udata)
 void on_block_entry(unsigned int vcpu_index, void *udata)
 {
     Slot &s = *slot_of(vcpu_index);
-    if (s.vcpu) {
-        resolve(*s.vcpu, s, reinterpret_cast<uintptr_t>(udata));
+    if (Vcpu *v = vcpu_of(vcpu_index)) {
+        resolve(*v, s, reinterpret_cast<uintptr_t>(udata));
     }
 }
 
 void on_syscall(qemu_plugin_id_t, unsigned int vcpu_index, int64_t num, uint64_t, uint64_t,
                 uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
 {
-    Slot *s = slot_of(vcpu_index);
-    if (num == kRtSigreturn && s->vcpu) {
-        s->vcpu->reload = true;
-        mark_csrs_changed(*s);
+    /* Every ecall also set the scoreboard's changed flags (on_tb_trans). */
+    Vcpu *v = vcpu_of(vcpu_index);
+    if (num == kRtSigreturn && v) {
+        v->reload = true;
     }
 }
 
@@ -849,6 +874,16 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
         prev_tl = is32 && (w & XTL_OPCODE_MASK) == tl::kCustom2;
         if (!is32) {
             continue;
+        }
+        if (!system_mode && w == kEcall) {
+            /*
+             * rt_sigreturn restores the TL CSRs from the signal frame; the
+             * syscall callback cannot set the flags (see slot_of).
+             */
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                type_changed_entry, 1);
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                mem_changed_entry, 1);
         }
         const int csr = tl::csr_write_index(w);
         if (csr >= 0) {
@@ -965,10 +1000,11 @@ void on_exit(qemu_plugin_id_t, void *)
 {
     for (unsigned i = 0; i < unsigned(qemu_plugin_num_vcpus()); i++) {
         Slot *s = slot_of(i);
-        if (!s->vcpu) {
+        Vcpu *vp = vcpu_of(i);
+        if (!vp) {
             continue;
         }
-        Vcpu &v = *s->vcpu;
+        Vcpu &v = *vp;
         /* An instruction still pending at exit did not complete: the guest died of its trap. */
         if (s->pending && !system_mode && load_pending(v, *s)) {
             count_completed(v, -1);
@@ -1019,9 +1055,8 @@ void after_fork_in_parent() { mtx.unlock(); }
 void after_fork_in_child()
 {
     for (unsigned i = 0; i < unsigned(qemu_plugin_num_vcpus()); i++) {
-        Slot *s = slot_of(i);
-        if (s->vcpu) {
-            flush_all_sites(*s->vcpu, i);      /* the parent's runs, dropped below */
+        if (Vcpu *v = vcpu_of(i)) {
+            flush_all_sites(*v, i);            /* the parent's runs, dropped below */
         }
     }
     for (auto &vp : all_vcpus) {

@@ -8,7 +8,8 @@
  *                  EngineID, traps skipped by a handler, a restarted store,
  *                  TL CSRs changed in a signal handler and restored by sigreturn,
  *                  the same sites under alternating and under many CSR values,
- *                  one site under alternating element types
+ *                  one site under alternating element types, and one whose
+ *                  element type a signal handler changed in the saved state
  *   known segv     killed by SIGSEGV on its first TL load
  *   known sigill   killed by SIGILL (tshape never written)
  *   known off      a TL instruction on a CPU without xtl (SIGILL)
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "tl/tl_insn.h"
+#include "tl/tl_signal.h"
 
 static uint8_t buf[4096] __attribute__((aligned(64)));
 static uint8_t *restart_page;
@@ -49,6 +51,17 @@ static void usr1_handler(int sig)
     tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT32);
     for (int i = 0; i < 2; i++) {
         tl_addi(9, 9, 1);
+    }
+}
+
+/* SIGUSR2: edits the interrupted code's saved ttype; writes no TL CSR itself. */
+static void usr2_handler(int sig, siginfo_t *info, void *uc)
+{
+    (void)sig;
+    (void)info;
+    struct tl_sigcontext *saved = tl_sigcontext_find(uc);
+    if (saved) {
+        saved->csr[TL_SIGCONTEXT_TTYPE] = TL_TYPE_INT16;
     }
 }
 
@@ -164,6 +177,21 @@ int main(int argc, char **argv)
     for (volatile int i = 0; i < 6; i++) {
         tl_csr_write(TL_CSR_TTYPE, i & 1 ? TL_TYPE_INT16 : TL_TYPE_INT8);
         tl_addi(6, 6, 1);
+    }
+    /*
+     * L: one tl.addi site four times under int8, then four times after a
+     * signal handler changed the saved ttype to int16 (restored by sigreturn,
+     * with no CSR instruction).
+     */
+    install(SIGUSR2, usr2_handler);
+    tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
+    for (volatile int round = 0; round < 2; round++) {
+        for (volatile int i = 0; i < 4; i++) {
+            tl_addi(7, 7, 1);
+        }
+        if (round == 0) {
+            raise(SIGUSR2);
+        }
     }
     return 0;
 }

@@ -29,8 +29,10 @@ def mix_mode():
         # 2 slices; G: two loads from unmapped addresses trap (SIGSEGV, skipped)
         "tl.load int16": [33, 33 * 2 * s16, 2],
         # E
-        "tl.addi int16": [40 + 5 + 3, 0, 0],  # 40 in E, 5 after the SIGUSR1 handler (I), 3 in K
-        "tl.addi int8": [3, 0, 0],            # K: ttype alternates int8, int16 over six runs
+        # 40 in E, 5 after the SIGUSR1 handler (I), 3 in K, 4 in L after the SIGUSR2 handler
+        # changed the saved ttype to int16
+        "tl.addi int16": [40 + 5 + 3 + 4, 0, 0],
+        "tl.addi int8": [3 + 4, 0, 0],        # K: ttype alternates int8, int16 over six runs; L: 4
         "tl.muls int16": [10, 0, 0],
         "tl.fillpad.max int16": [5, 0, 0],
         "tl.concat.0 int16": [6, 0, 0],
@@ -51,7 +53,7 @@ def mix_mode():
         "tl.mload int32": [10 + 12, 800 + 1248, 0],
     }
     engines = {"tl.load int16": [30, 0, 3, 0], "tl.load int8": [100, 0, 0, 0],
-               "tl.store int8": [0, 0, 50, 0], "tl.addi int16": [0, 48, 0, 0]}
+               "tl.store int8": [0, 0, 50, 0], "tl.addi int16": [0, 52, 0, 0]}
     cells = [
         "tl.load int8 contiguous full-width",      # P = W = S
         "tl.store int8 strided partial-width",     # P = 300 != W = 100 < S = 256
