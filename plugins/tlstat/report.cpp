@@ -23,11 +23,16 @@ namespace {
 std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 std::string fmt(const char *f, ...)
 {
-    char b[512];
-    va_list ap;
+    va_list ap, again;
     va_start(ap, f);
-    vsnprintf(b, sizeof b, f, ap);
+    va_copy(again, ap);
+    const int n = vsnprintf(nullptr, 0, f, ap);
     va_end(ap);
+    std::string b(n > 0 ? size_t(n) : 0, '\0');
+    if (n > 0) {
+        vsnprintf(&b[0], b.size() + 1, f, again);   /* the terminating NUL goes where std::string keeps one */
+    }
+    va_end(again);
     return b;
 }
 

@@ -126,6 +126,8 @@ timeout 120 "$user" -cpu rv64,xtl=on -d plugin -D "$out/qemu-log.txt" -plugin "$
 r=$?
 grep -q '^tlstat: user mode' "$out/qemu-log.txt" && [ "$r" -eq 0 ]
 check $? "without outfile= the report goes to QEMU's log (-d plugin -D FILE; exit $r)"
+n=$(grep -cE '^ +7 +0 +0  void tlstat_test::long_named<tlstat_test::TypeList<.{600,}> >\(tlstat_test::TypeList<.*> const&\)$' "$out/qemu-log.txt")
+check $((n != 1)) "text report: a function name of over 1000 characters is printed whole on its own line ($n)"
 
 # 6. Several harts, exact totals (smp.c's comment), in every TCG mode: MTTCG,
 # one TCG thread (round robin), -icount (also one thread), and record then
