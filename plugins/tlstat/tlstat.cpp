@@ -108,7 +108,7 @@ struct SiteRuns;
 struct SiteState {
     PcStat stat{nullptr};
     Decision d;
-    uint64_t state_id = 0;                 /* the CsrValues whose list holds the site, or 0 */
+    uint64_t values_id = 0;                /* the CsrValues whose list holds the site, or 0 */
     SiteRuns *runs = nullptr;              /* its inline counters, while runs_gen is current */
     uint64_t runs_gen = 0;
 };
@@ -166,7 +166,7 @@ struct Vcpu {
     GByteArray *buf = g_byte_array_new();
 };
 
-/* The scoreboard entry: what inline operations and conditions use, plus the owner. */
+/* The scoreboard entry of a vCPU: what inline operations and conditions use. */
 struct Slot {
     uint64_t insns;                        /* guest instructions (per block, inline) */
     uint64_t csr_writes[tl::kNumCsrs];     /* executed writes of each TL CSR (inline) */
@@ -609,7 +609,7 @@ void retire_member(Vcpu &v, const CsrValues::Member &m)
 {
     SiteState &st = v.sites[m.site->id];
     add_runs(v, st, m.counted);
-    st.state_id = 0;
+    st.values_id = 0;
 }
 
 tl::CsrState key_of(const tl::CsrState &csrs, uint32_t which)
@@ -664,10 +664,10 @@ void decide_live(Vcpu &v, Slot &s, const Site *site, unsigned vcpu_index)
     }
     CsrValues &now = t.recent[t.cur];
     SiteState &old_st = site_state(v, site);
-    if (old_st.state_id != now.id) {
+    if (old_st.values_id != now.id) {
         /* Its runs under other values are counted under the decision made for them. */
         for (CsrValues &old : t.recent) {
-            if (old.id == old_st.state_id) {
+            if (old.id == old_st.values_id) {
                 auto m = std::find_if(old.sites.begin(), old.sites.end(),
                                       [site](const CsrValues::Member &x) { return x.site == site; });
                 retire_member(v, *m);
@@ -678,9 +678,9 @@ void decide_live(Vcpu &v, Slot &s, const Site *site, unsigned vcpu_index)
     }
     SiteState &st = decide(v, s, site);
     SiteRuns &r = site_runs(st, vcpu_index);
-    if (st.state_id != now.id) {
+    if (st.values_id != now.id) {
         members_current(now, vcpu_index).sites.push_back({site, &r, 0});
-        st.state_id = now.id;
+        st.values_id = now.id;
     }
     r.decided = 1;
 }
