@@ -591,8 +591,8 @@ CsrValues &members_current(CsrValues &vals, unsigned vcpu_index)
     return vals;
 }
 
-/* The current values' sites: their runs added to the counters; undecided. */
-void flush_current(Vcpu &v, DecisionTable &t, unsigned vcpu_index)
+/* The current values' sites: their runs kept with them (Member::counted); undecided. */
+void flush_current(DecisionTable &t, unsigned vcpu_index)
 {
     if (t.cur < 0) {
         return;
@@ -633,7 +633,7 @@ void switch_values(Vcpu &v, Slot &s, DecisionTable &t, unsigned vcpu_index)
     if (t.cur >= 0 && std::memcmp(&t.recent[t.cur].key, &key, sizeof(key)) == 0) {
         return;
     }
-    flush_current(v, t, vcpu_index);
+    flush_current(t, vcpu_index);
     t.cur = -1;
     for (size_t i = 0; i < t.recent.size(); i++) {
         if (std::memcmp(&t.recent[i].key, &key, sizeof(key)) == 0) {
@@ -689,7 +689,7 @@ void decide_live(Vcpu &v, Slot &s, const Site *site, unsigned vcpu_index)
 void flush_all_sites(Vcpu &v, unsigned vcpu_index)
 {
     for (DecisionTable *t : {&v.mem_table, &v.other_table}) {
-        flush_current(v, *t, vcpu_index);
+        flush_current(*t, vcpu_index);
         for (CsrValues &vals : t->recent) {
             for (const CsrValues::Member &m : vals.sites) {
                 retire_member(v, m);
