@@ -18,7 +18,7 @@
  *    rt_sigreturn (which restores them from the signal frame) and a trap.
  *    The counts executed under a decision are added to the totals before the
  *    decision is dropped.
- *  - The callback leaves the instruction "pending". It completed when
+ *  - An inline store leaves the instruction "pending". It completed when
  *    execution reaches pc + 4 (the next instruction of its block, or the next
  *    block); it trapped when the next block is a trap handler entered for it
  *    (system: xepc == pc and xcause an exception; user: the pc saved in the

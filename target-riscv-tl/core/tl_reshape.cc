@@ -4,8 +4,9 @@
  * runs of indices along one dimension from two registers; xpose swaps two
  * dimensions of a 2048-byte tensor held in two registers, through 2-D
  * transposes (SSE2 16 x 16 byte blocks, SWAR 64-bit blocks, or a plain
- * loop); fillpad keeps the valid region and fills the rest with the pad
- * value of the element type.  4-bit elements are nibbles, element 2n low.
+ * loop; the interleave of [2, N, ...] in AVX-512 registers); fillpad
+ * keeps the valid region and fills the rest with the pad value of the
+ * element type.  4-bit elements are nibbles, element 2n low.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
