@@ -55,7 +55,7 @@ deb: config.mk
 	scripts/make-deb.sh
 
 bench: config.mk
-	scripts/install-deps.sh bench
+	scripts/install-deps.sh
 	scripts/bench.sh
 
 check: config.mk

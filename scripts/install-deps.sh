@@ -2,7 +2,6 @@
 # Installs the Debian 12 packages TL-QEMU needs to build and test.  Only
 # missing packages are installed; nothing is installed from outside Debian.
 #   install-deps.sh          build and test (make deps, make check, make demo)
-#   install-deps.sh bench    those, and what make bench also needs
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -38,10 +37,10 @@ packages=(
     lintian
     # gdb with xtl: target descriptions (expat), GMP and MPFR, Python commands
     libexpat1-dev libgmp-dev libmpfr-dev python3-dev
+    # the TL headers built by clang (api group); make bench's RVV baselines
+    clang-16
 )
 
-# make bench's baselines: the kernels vectorized for RVV 1.0 (GCC 12 cannot)
-[ "${1:-}" != bench ] || packages+=(clang-16)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -10,7 +10,7 @@
  * TLReg numbers, immediates, dims and pad kinds are compile-time constants
  * (they are instruction fields).  Pointers and scalars are run-time values,
  * passed in fixed GPRs (t0, t1) so that the whole instruction word is a
- * constant for `.insn`.  The encodings follow docs/isa.md; the fields, forms,
+ * compile-time constant.  The encodings follow docs/isa.md; the fields, forms,
  * EngineIDs and CSR numbers are those of the generated tl/xtl-opc.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -128,15 +128,26 @@
 #define TL__GPR_ADDR 5
 #define TL__GPR_ARG  6
 
+/*
+ * The word is emitted as the fields of `.insn r` (opcode, funct3, funct7, and
+ * the 5-bit fields at [11:7], [19:15] and [24:20] written as x registers),
+ * which GNU as and LLVM's assembler both accept; clang 16 has no `.insn 4,
+ * word`.  Every TL word has opcode bits [1:0] = 11, so the fields hold it all.
+ */
+#define TL__INSN_R ".insn r %0, %1, %2, x%3, x%4, x%5"
+#define TL__INSN_FIELDS(word)                                                      \
+    "n"((word) & 0x7fu), "n"(((word) >> 12) & 7u), "n"(((word) >> 25) & 0x7fu),   \
+    "n"(((word) >> 7) & 31u), "n"(((word) >> 15) & 31u), "n"(((word) >> 20) & 31u)
+
 #define TL__INSN_ADDR(word, ptr) do {                                              \
     register const void *tl__addr __asm__("t0") = (const void *)(ptr);            \
-    __asm__ volatile(".insn 4, %1" : : "r"(tl__addr), "n"((unsigned long long)(word)) : "memory");      \
+    __asm__ volatile(TL__INSN_R : : TL__INSN_FIELDS(word), "r"(tl__addr) : "memory"); \
 } while (0)
 #define TL__INSN_ARG(word, value) do {                                             \
     register unsigned long tl__arg __asm__("t1") = (unsigned long)(value);        \
-    __asm__ volatile(".insn 4, %1" : : "r"(tl__arg), "n"((unsigned long long)(word)) : "memory");       \
+    __asm__ volatile(TL__INSN_R : : TL__INSN_FIELDS(word), "r"(tl__arg) : "memory"); \
 } while (0)
-#define TL__INSN(word) __asm__ volatile(".insn 4, %0" : : "n"((unsigned long long)(word)) : "memory")
+#define TL__INSN(word) __asm__ volatile(TL__INSN_R : : TL__INSN_FIELDS(word) : "memory")
 
 /* ---- one macro per instruction ---- */
 #define tl_load(tlrd, imm8, ptr)   TL__INSN_ADDR(TL_ENC_MEM(TL_ENG_LOAD, 0, 0, tlrd, imm8, TL__GPR_ADDR), ptr)

@@ -103,18 +103,47 @@ run_counted() {
     cp "$log" "$out/$(tr ' /' '__' <<<"$label").log"
     rm -f "$log"
 }
+declare -A gcc_pass gcc_fail
 for t in ops kernels; do
     run_counted "test_$t host" "$host/tests/api/tl-api-$t" --seed "$seed" --dump "$out/test_$t.host.bin"
     host_rc=$run_rc host_pass=$run_pass host_fail=$run_fail
     run_counted "test_$t riscv64" "$qemu" -cpu rv64,xtl=on "$out/test_$t" --seed "$seed" --dump "$out/test_$t.riscv64.bin"
     # the riscv64 run's assertions count; the host run of the same assertions is one check
     add_counts "$run_pass" "$run_fail"
+    gcc_pass[$t]=$run_pass gcc_fail[$t]=$run_fail
     check $(( run_rc != 0 || run_pass == 0 )) "test_$t riscv64 exits 0 and ran its assertions (exit $run_rc, $run_pass passed, counted above)"
     check $(( host_rc != 0 || host_fail != 0 || host_pass != run_pass + run_fail )) \
         "test_$t host: the same $host_pass assertions all pass on the host backend (exit $host_rc, $host_fail failed; not counted again)"
     [ -s "$out/test_$t.host.bin" ] && cmp -s "$out/test_$t.host.bin" "$out/test_$t.riscv64.bin"
     check $? "test_$t: host and riscv64 outputs are byte-identical ($(stat -c %s "$out/test_$t.host.bin" 2>/dev/null || echo 0) bytes)"
 done
+
+# ---- riscv64 built by clang (LLVM's assembler: tl_insn.h's .insn form) ----
+# The same tests built by clang++-16 run the same assertions and produce the
+# same bytes as the host backend.
+tap_can_skip
+if command -v clang++-16 >/dev/null; then
+    for t in ops kernels; do
+        bin="$out/test_${t}_clang"
+        if stale "$bin" "$src/test_$t.cpp"; then
+            rm -f "$bin"
+            clang++-16 --target=riscv64-linux-gnu -march=rv64gc "${RVFLAGS[@]}" "$src/test_$t.cpp" \
+                -o "$bin.tmp" >"$bin.log" 2>&1 && mv "$bin.tmp" "$bin"
+        fi
+        [ -x "$bin" ]
+        check $? "riscv64: clang++-16 --target=riscv64-linux-gnu -O2 -static builds test_$t (log: $bin.log)"
+        [ -s "$bin.log" ] && head -n 20 "$bin.log"
+        run_counted "test_$t riscv64 clang" "$qemu" -cpu rv64,xtl=on "$bin" --seed "$seed" --dump "$bin.bin"
+        check $(( run_rc != 0 || run_fail != 0 || run_pass != ${gcc_pass[$t]:-0} + ${gcc_fail[$t]:-0} )) \
+            "test_$t built by clang: the same assertions all pass under QEMU (exit $run_rc, $run_pass passed, $run_fail failed; not counted again)"
+        [ -s "$out/test_$t.host.bin" ] && cmp -s "$out/test_$t.host.bin" "$bin.bin"
+        check $? "test_$t built by clang: output byte-identical to the host backend's"
+    done
+else
+    for t in ops kernels; do
+        skip_case "test_$t built by clang++-16" "clang++-16 is not installed (make deps installs it)"
+    done
+fi
 
 # ---- the guide's examples ----
 for e in "${examples[@]}"; do
