@@ -105,6 +105,71 @@ void quant_affine(uint8_t *dst, const uint8_t *src, size_t n, int off, uint32_t 
 
 } // namespace plain
 
+/*
+ * The data movement of the TL versions of the two pure-copy kernels whose
+ * native code is one copy, run natively: 1 KiB buffers stand in for TL
+ * registers and each TL instruction is one copy, as the TL kernel issues
+ * them (tl.load: memory to a buffer, tl.store: a buffer to memory,
+ * tl.xpose.01 of [2, N, C]: the interleave of two buffers).  Its time is
+ * about what the TL instructions cost with no emulation at all, so native /
+ * staged is about the best native / TL for these kernels.  False when the
+ * shape is not one the TL kernel moves this way.
+ */
+namespace staged {
+
+alignas(64) uint8_t reg[32][1024];
+
+/* Stops the compiler from forwarding a buffer's bytes past it, as a TL register is a copy. */
+inline void settle() { __asm__ volatile("" : : : "memory"); }
+
+/*
+ * kernels::copy of rows of NC bytes: sixteen tiles of 1024 / NC rows loaded,
+ * then stored.  Sizes are constants, so that each copy is inline vector moves.
+ */
+template <uint32_t NC>
+bool reshape_view(uint8_t *dst, const uint8_t *src, int64_t pitch, uint32_t nr)
+{
+    constexpr uint32_t nc = NC, rows = 1024 / NC;
+    static_assert(1024 % NC == 0, "rows of a 1 KiB tile");
+    if (nr % rows != 0) return false;
+    const uint32_t tiles = nr / rows;
+    for (uint32_t t0 = 0; t0 < tiles; t0 += 16) {
+        const uint32_t group = tiles - t0 < 16 ? tiles - t0 : 16;
+        for (uint32_t k = 0; k < group; ++k)
+            for (uint32_t r = 0; r < rows; ++r)
+                std::memcpy(reg[1 + k] + r * nc, src + int64_t((t0 + k) * rows + r) * pitch, nc);
+        settle();
+        for (uint32_t k = 0; k < group; ++k) std::memcpy(dst + size_t(t0 + k) * 1024, reg[1 + k], 1024);
+        settle();
+    }
+    return true;
+}
+
+/* kernels::concat_cols of equal rows of C bytes: two loads, the interleave, two stores per 2 KiB. */
+template <uint32_t C>
+bool concat_nhwc(uint8_t *out, const uint8_t *a, const uint8_t *b, uint32_t P)
+{
+    constexpr uint32_t c = C, n = 1024 / C;
+    static_assert(1024 % C == 0, "rows of a 1 KiB tile");
+    if (P % n != 0) return false;
+    uint8_t *const pair = reg[3]; /* reg[3] and reg[4]: 2 KiB */
+    for (uint32_t p = 0; p < P; p += n) {
+        std::memcpy(reg[1], a + size_t(p) * c, 1024);
+        std::memcpy(reg[2], b + size_t(p) * c, 1024);
+        settle();
+        for (uint32_t i = 0; i < n; ++i) {
+            std::memcpy(pair + 2 * i * c, reg[1] + i * c, c);
+            std::memcpy(pair + 2 * i * c + c, reg[2] + i * c, c);
+        }
+        settle();
+        std::memcpy(out + size_t(p) * 2 * c, pair, 2048);
+        settle();
+    }
+    return true;
+}
+
+} // namespace staged
+
 namespace {
 
 constexpr int kQuantOffset = -5;
@@ -321,6 +386,65 @@ void run_scaling()
     }
 }
 
+/*
+ * "staged NAME BYTES NS CHECK" for each kernel with a staged version: its
+ * TL data movement run natively (namespace staged), checked against the
+ * plain kernel.
+ */
+struct StagedCase {
+    const char *name;
+    bool (*run)(Bufs &);
+};
+const StagedCase kStaged[] = {
+    {"reshape_strided_128x256",
+     [](Bufs &b) { return staged::reshape_view<kVC>(b.out_tl.data(), b.a.data() + 64, 2 * kVPitch, kVR); }},
+    {"concat_channels_nhwc_32x32x(16+16)",
+     [](Bufs &b) { return kC1 == kC2 && staged::concat_nhwc<kC1>(b.out_tl.data(), b.a.data(), b.b.data(), kP); }},
+};
+
+int run_staged()
+{
+    int rc = 0;
+    for (const StagedCase &sc : kStaged) {
+        unsigned seed = 0;
+        const Case *c = nullptr;
+        for (const Case &k : kCases) {
+            ++seed;
+            if (std::strcmp(k.name, sc.name) == 0) {
+                c = &k;
+                break;
+            }
+        }
+        if (!c) {
+            std::fprintf(stderr, "kernels: staged version of an unknown kernel '%s'\n", sc.name);
+            return 2;
+        }
+        Bufs b;
+        b.a = pattern(c->in_a, seed);
+        b.b = pattern(c->in_b ? c->in_b : 1, seed + 100);
+        b.out_tl.assign(c->out, 0xEE);
+        b.out_plain.assign(c->out, 0xEE);
+        c->run_plain(b);
+        const bool same = sc.run(b) && b.out_tl == b.out_plain;
+        struct Body {
+            static void run(void *p, uint64_t reps)
+            {
+                const auto *x = static_cast<const std::pair<const StagedCase *, Bufs *> *>(p);
+                for (uint64_t i = 0; i < reps; ++i) {
+                    x->first->run(*x->second);
+                    __asm__ volatile("" : : "r"(x->second->out_tl.data()) : "memory");
+                }
+            }
+        };
+        std::pair<const StagedCase *, Bufs *> ctx{&sc, &b};
+        std::printf("staged %s %zu %.1f %s\n", sc.name, c->out, bench_median_ns(Body::run, &ctx),
+                    same ? "ok" : "MISMATCH");
+        std::fflush(stdout);
+        rc |= same ? 0 : 1;
+    }
+    return rc;
+}
+
 #if BENCH_WITH_TL
 /* No warm-up, plain version or timing: every TL instruction of the process belongs to the one call. */
 int run_once(const char *name)
@@ -351,6 +475,7 @@ int main(int argc, char **argv)
         run_scaling();
         return 0;
     }
+    if (argc > 1 && std::strcmp(argv[1], "staged") == 0) return run_staged();
 #if BENCH_WITH_TL
     if (argc == 3 && std::strcmp(argv[1], "once") == 0) return run_once(argv[2]);
 #endif

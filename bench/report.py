@@ -249,7 +249,34 @@ def print_kernels(d, krv, memcpy):
     print(f"   native -O3 / TL, geometric mean      {gn:6.2f}   >= 1.0   {verdict(gn >= 1.0)}")
     print(f"   native -O3 / TL, every kernel (min)  {worst_n:6.2f}   >= 0.5   {verdict(worst_n >= 0.5)}")
     print(f"   best RVV / TL, every kernel (min)    {worst_r:6.2f}   >  1.0   {verdict(worst_r > 1.0)}")
+    print_staged(d, krv, cols[0][1])
     print()
+
+
+def print_staged(d, krv, native):
+    """native / staged for the pure-copy kernels, from 'staged NAME BYTES NS CHECK' lines."""
+    acc = {}
+    for f in runs(d, "kernels_host_staged"):
+        for line in open(f):
+            p = line.split()
+            if len(p) == 5 and p[0] == "staged":
+                acc.setdefault(p[1], []).append((float(p[3]), p[4]))
+    if not acc:
+        return
+    print("   staged: the TL kernel's own copies in plain C++ on the host (g++ -O3 -march=native; 1 KiB buffers")
+    print("   for the TL registers, one memcpy or interleave loop per tl.load / tl.xpose / tl.store): what its")
+    print("   instructions cost with no emulation at all; native -O3 / staged is about the best native -O3 / TL")
+    print("   any implementation of them reaches (the TL-QEMU interleave, in AVX-512 registers, beats the loop)")
+    print(f"   {'kernel':<36} {'native -O3':>10} {'staged':>8} {'TL':>8}  {'O3/staged':>9} {'O3/TL':>6} {'TL/staged':>9}  check")
+    for k, v in acc.items():
+        st = statistics.median(x[0] for x in v)
+        chk = "MISMATCH" if any(x[1] != "ok" for x in v) else "ok"
+        nat = native.get(k, (0, None, None, "-"))[2]
+        tl = krv.get(k, (0, None, None, "-"))[1]
+        cell = lambda x: f"{x / 1e3:.2f}" if x else "-"
+        ratio = lambda a, b: f"{a / b:.2f}" if (a and b) else "-"
+        print(f"   {k:<36} {cell(nat):>10} {cell(st):>8} {cell(tl):>8}  {ratio(nat, st):>9} {ratio(nat, tl):>6} "
+              f"{ratio(tl, st):>9}  {chk}")
 
 
 def parity(d):

@@ -7,7 +7,9 @@
 #     riscv64 under stock qemu-riscv64, and vectorized for RVV 1.0 (clang-16
 #     -O3 -march=rv64gcv) under stock qemu-riscv64 at VLEN 128 and 256;
 #     and each TL kernel against its floor: the bytes one call moves (counted
-#     by the tlstat plugin over `kernels_rv once NAME`) at host memcpy speed;
+#     by the tlstat plugin over `kernels_rv once NAME`) at host memcpy speed,
+#     and, for the pure-copy kernels, against their "staged" time: the TL
+#     kernel's own copies run natively (`kernels_host_o3 staged`);
 #  3. tl.load / tl.store under qemu-system-riscv64 (bare metal) vs user mode;
 #  4. scaling: kernels from 16 KiB to 16 MiB (TL under QEMU vs native), and
 #     qemu-system-riscv64 throughput with 1 and 2 harts running TL (MTTCG);
@@ -106,6 +108,7 @@ if [ -z "$only" ]; then
         run tl_insn "$n" "$qemu_user" -cpu rv64,xtl=on "$out/tl_insn"
         run kernels_host "$n" "$out/kernels_host"
         run kernels_host_o3 "$n" "$out/kernels_host_o3"
+        run kernels_host_staged "$n" "$out/kernels_host_o3" staged
         run kernels_rv "$n" "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv"
         run kernels_stock_scalar "$n" "$qemu_stock" -cpu rv64 "$out/kernels_rv_o3"
         for vlen in 128 256; do
