@@ -91,11 +91,20 @@ static DEFINE_PER_CPU(int, xtl_user_access) = -1;
 #define XTL_STORE_WORD(n)	(MATCH_TL_STORE | XTL_INSERT(ENG, XTL_ENG_STORE) |		\
 				 XTL_INSERT(MEM_TLR, n) | XTL_INSERT(MEM_RS1, XTL_GPR_T0))
 
+/*
+ * The word as the fields of ".insn r" (opcode, funct3, funct7, then the 5-bit
+ * fields at [11:7], [19:15] and [24:20] as registers), which GNU as and
+ * LLVM's integrated assembler both accept.
+ */
 #define XTL_MEM_INSN(word, ptr)							\
 do {										\
 	register const void *__xtl_base asm("t0") = (ptr);			\
-	asm volatile(".insn 4, %1"						\
-		     : : "r"(__xtl_base), "n"((unsigned long)(word)) : "memory");	\
+	asm volatile(".insn r %1, %2, %3, x%4, x%5, x%6"			\
+		     : : "r"(__xtl_base),						\
+		       "n"((word) & 0x7f), "n"(((word) >> 12) & 0x7),		\
+		       "n"(((word) >> 25) & 0x7f), "n"(((word) >> 7) & 0x1f),	\
+		       "n"(((word) >> 15) & 0x1f), "n"(((word) >> 20) & 0x1f)	\
+		     : "memory");						\
 } while (0)
 
 #define XTL_FOR_EACH_REG(X)							\
