@@ -41,7 +41,6 @@ packages=(
     clang-16
 )
 
-
 missing=()
 for p in "${packages[@]}"; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

@@ -133,6 +133,7 @@ if command -v clang++-16 >/dev/null; then
         [ -x "$bin" ]
         check $? "riscv64: clang++-16 --target=riscv64-linux-gnu -O2 -static builds test_$t (log: $bin.log)"
         [ -s "$bin.log" ] && head -n 20 "$bin.log"
+        rm -f "$bin.bin"
         run_counted "test_$t riscv64 clang" "$qemu" -cpu rv64,xtl=on "$bin" --seed "$seed" --dump "$bin.bin"
         check $(( run_rc != 0 || run_fail != 0 || run_pass != ${gcc_pass[$t]:-0} + ${gcc_fail[$t]:-0} )) \
             "test_$t built by clang: the same assertions all pass under QEMU (exit $run_rc, $run_pass passed, $run_fail failed; not counted again)"
