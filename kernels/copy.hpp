@@ -10,6 +10,7 @@
 #ifndef TL_KERNELS_COPY_HPP
 #define TL_KERNELS_COPY_HPP
 
+#include <cstdint>
 #include <utility>
 
 #include "tl/tile.hpp"
@@ -67,27 +68,62 @@ using RowTile = Tile<int8, 1024 / W, W / 64, 64, Reg + unsigned(K)>;
 template <unsigned Reg>
 constexpr unsigned kCopyGroup = 32 - Reg < 16 ? 32 - Reg : 16;
 
-/* Loads tiles `first`, first+1, ... (tile k: row (k / per_row) * R, byte (k % per_row) * W). */
-template <uint32_t W, unsigned Reg, class IO, size_t... K>
-void load_group(const IO &io, const uint8_t *src, int64_t pitch, uint32_t per_row, uint32_t first,
-                std::index_sequence<K...>)
+/*
+ * The whole tiles of a copy in order, tile k at rows (k / per_row) * R and
+ * bytes (k % per_row) * W of both sides, walked by adding steps instead of
+ * dividing per tile.  wrap: the step from the end of a row of tiles to the
+ * start of the next.  The addresses are stepped as integers: past the last
+ * tile they may point outside both buffers, and are not used there.
+ */
+template <uint32_t W>
+struct TileWalk {
+    uintptr_t src, dst;
+    int64_t src_wrap, dst_wrap;
+    uint32_t per_row, col;
+
+    /*
+     * Without a branch: a guest branch ends QEMU's translation block, and
+     * the unrolled loads (or stores) of a group are best one block.
+     */
+    void next()
+    {
+        const uint32_t c = col + 1;
+        const int64_t wrap = -int64_t(c == per_row); /* all ones at the end of a row of tiles */
+        col = c & ~uint32_t(wrap);
+        src += uintptr_t(W + (src_wrap & wrap));
+        dst += uintptr_t(W + (dst_wrap & wrap));
+    }
+    const uint8_t *src_tile() const { return reinterpret_cast<const uint8_t *>(src); }
+    uint8_t *dst_tile() const { return reinterpret_cast<uint8_t *>(dst); }
+};
+
+/* Loads the next tile of w into register Reg + K and moves w past it. */
+template <uint32_t W, unsigned Reg, size_t K, class IO>
+void load_next(const IO &io, TileWalk<W> &w)
 {
-    constexpr uint32_t R = 1024 / W;
-    (([&] {
-         RowTile<W, Reg, K> t;
-         const uint32_t k = first + uint32_t(K);
-         io.load(t, src + int64_t(k / per_row * R) * pitch + (k % per_row) * W);
-     })(),
-     ...);
+    RowTile<W, Reg, K> t;
+    io.load(t, w.src_tile());
+    w.next();
 }
-template <uint32_t W, unsigned Reg, class IO, size_t... K>
-void store_group(const IO &io, uint8_t *dst, int64_t pitch, uint32_t per_row, uint32_t first,
-                 std::index_sequence<K...>)
+/* Stores register Reg + K to the next tile of w and moves w past it. */
+template <uint32_t W, unsigned Reg, size_t K, class IO>
+void store_next(const IO &io, TileWalk<W> &w)
 {
-    constexpr uint32_t R = 1024 / W;
-    (io.store(dst + int64_t((first + uint32_t(K)) / per_row * R) * pitch + ((first + uint32_t(K)) % per_row) * W,
-              RowTile<W, Reg, K>{}),
-     ...);
+    io.store(w.dst_tile(), RowTile<W, Reg, K>{});
+    w.next();
+}
+
+/* Loads the next tiles of w into registers Reg, Reg+1, ... (w is a copy: the stores walk them again). */
+template <uint32_t W, unsigned Reg, class IO, size_t... K>
+void load_group(const IO &io, TileWalk<W> w, std::index_sequence<K...>)
+{
+    (load_next<W, Reg, K>(io, w), ...);
+}
+/* Stores registers Reg, Reg+1, ... to the next tiles of w, and moves w past them. */
+template <uint32_t W, unsigned Reg, class IO, size_t... K>
+void store_group(const IO &io, TileWalk<W> &w, std::index_sequence<K...>)
+{
+    (store_next<W, Reg, K>(io, w), ...);
 }
 
 /*
@@ -117,26 +153,28 @@ void copy_row_tiles(uint8_t *dst, int64_t dst_pitch, const uint8_t *src, int64_t
     }
     const uint32_t per_row = full_bytes / W, tiles = full_rows / R * per_row;
     const TileRows<T> io(src_pitch);
+    TileWalk<W> w{reinterpret_cast<uintptr_t>(src), reinterpret_cast<uintptr_t>(dst),
+                  int64_t(R) * src_pitch - int64_t(full_bytes), int64_t(R) * dst_pitch - int64_t(full_bytes),
+                  per_row, 0};
     uint32_t k = 0;
     if (src_pitch != dst_pitch) {
         for (; tiles - k >= G; k += G) {
             io.set_pitch(src_pitch);
-            load_group<W, Reg>(io, src, src_pitch, per_row, k, std::make_index_sequence<G>{});
+            load_group<W, Reg>(io, w, std::make_index_sequence<G>{});
             io.set_pitch(dst_pitch);
-            store_group<W, Reg>(io, dst, dst_pitch, per_row, k, std::make_index_sequence<G>{});
+            store_group<W, Reg>(io, w, std::make_index_sequence<G>{});
         }
     }
     T t;
-    for (; k < tiles; ++k) {
-        const int64_t r0 = int64_t(k / per_row * R), c0 = (k % per_row) * W;
+    for (; k < tiles; ++k, w.next()) {
         if (src_pitch != dst_pitch) {
             io.set_pitch(src_pitch);
         }
-        io.load(t, src + r0 * src_pitch + c0);
+        io.load(t, w.src_tile());
         if (src_pitch != dst_pitch) {
             io.set_pitch(dst_pitch);
         }
-        io.store(dst + r0 * dst_pitch + c0, t);
+        io.store(w.dst_tile(), t);
     }
 }
 

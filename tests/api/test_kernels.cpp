@@ -228,8 +228,9 @@ void test_slice(Harness &h, Rng &rng)
 
 /*
  * Copies of views whose rows are wide enough for whole-row tiles (64 to
- * 1024 bytes a row), with rows and columns left over and pitches of either
- * sign; expected bytes gathered element by element (ref::gather).
+ * 1024 bytes a row, and rows of several 1 KiB tiles), with rows and columns
+ * left over and pitches of either sign; expected bytes gathered element by
+ * element (ref::gather).
  */
 void test_copy_wide_rows(Harness &h)
 {
@@ -240,6 +241,8 @@ void test_copy_wide_rows(Harness &h)
     const Case cases[] = {
         {13, 300, 1000, false}, {13, 300, 1000, true}, {5, 1100, 1200, false},
         {33, 64, 64 + 7, false}, {17, 200, 4096, true}, {3, 129, 130, false},
+        /* several 1 KiB tiles per row, more tiles than one group of registers */
+        {20, 2500, 2600, false}, {7, 3100, 3200, true}, {18, 2048, 2048 + 64, false},
     };
     for (const Case &c : cases) {
         std::vector<uint8_t> x(size_t(c.rows) * c.pitch);
