@@ -105,6 +105,7 @@ void quant_affine(uint8_t *dst, const uint8_t *src, size_t n, int off, uint32_t 
 
 } // namespace plain
 
+#if !defined(__riscv)
 /*
  * The data movement of the TL versions of the two pure-copy kernels whose
  * native code is one copy, run natively: 1 KiB buffers stand in for TL
@@ -169,6 +170,7 @@ bool concat_nhwc(uint8_t *out, const uint8_t *a, const uint8_t *b, uint32_t P)
 }
 
 } // namespace staged
+#endif
 
 namespace {
 
@@ -386,6 +388,8 @@ void run_scaling()
     }
 }
 
+#if !defined(__riscv)
+/* Host builds only: the staged copies are a native measurement (and code added to kernels_rv moves its hot loops). */
 /*
  * "staged NAME BYTES NS CHECK" for each kernel with a staged version: its
  * TL data movement run natively (namespace staged), checked against the
@@ -444,6 +448,7 @@ int run_staged()
     }
     return rc;
 }
+#endif
 
 #if BENCH_WITH_TL
 /* No warm-up, plain version or timing: every TL instruction of the process belongs to the one call. */
@@ -475,7 +480,9 @@ int main(int argc, char **argv)
         run_scaling();
         return 0;
     }
+#if !defined(__riscv)
     if (argc > 1 && std::strcmp(argv[1], "staged") == 0) return run_staged();
+#endif
 #if BENCH_WITH_TL
     if (argc == 3 && std::strcmp(argv[1], "once") == 0) return run_once(argv[2]);
 #endif
