@@ -36,7 +36,7 @@ fi
 config_args=(
     --target=riscv64-linux-gnu "--prefix=$prefix"
     --disable-gdb --disable-gdbserver --disable-sim --disable-gprof --disable-gprofng
-    --disable-gold --disable-libctf --disable-nls --disable-werror --disable-plugins
+    --disable-gold --disable-libctf --disable-nls --disable-werror
     --without-debuginfod --without-zstd --without-msgpack --with-system-zlib
     MAKEINFO=true
 )

@@ -37,6 +37,8 @@ packages=(
     lintian
     # gdb with xtl: target descriptions (expat), GMP and MPFR, Python commands
     libexpat1-dev libgmp-dev libmpfr-dev python3-dev
+    # binutils' own test suites (asm group)
+    dejagnu
     # the TL headers built by clang (api group); make bench's RVV baselines
     clang-16
 )

@@ -20,11 +20,16 @@
 #     last line (file:line: Error:), and assembles without that line;
 #  7. tests/asm/gas_prog.c (TL inline assembly) built with scripts/tl-gcc
 #     -march=rv64gc_xtl runs under qemu-riscv64 -cpu rv64,xtl=on; QEMU's
-#     -d in_asm and objdump show the same TL instructions;
+#     -d in_asm and objdump show the same TL instructions; built with -flto
+#     (GCC's LTO plugin in the patched ld) it prints the same;
 #  8. tests/api/test_kernels.cpp (kernels/, tl_insn.h .insn words) built with
 #     scripts/tl-g++: objdump names every TL word, the program passes;
 #  9. tests/firmware/test_basic linked by the patched ld passes on -M virt
-#     (skipped, and counted as skipped, without riscv64-unknown-elf-gcc).
+#     (skipped, and counted as skipped, without riscv64-unknown-elf-gcc);
+# 10. binutils' own DejaGnu suites pass on the patched tree (no unexpected
+#     failure, success or unresolved test): make check-gas (with the xtl
+#     tests of patches/binutils-2.43/0003-*), check-binutils, and check-ld's
+#     RISC-V part (ld-riscv-elf.exp: the arch attribute merging of bfd).
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tl_load_config
@@ -207,6 +212,21 @@ else
     check 1 "$qemu is missing (build it with 'make qemu'; this script never builds QEMU)"
 fi
 
+# ---- 7b. link-time optimization: GCC's LTO plugin loaded by the patched ld ----
+"$TL_REPO/scripts/tl-gcc" -march=rv64gc_xtl -O2 -flto -Wall -Werror -static "$src/gas_prog.c" \
+    -o "$out/gas_prog_lto" 2>"$out/gas_prog_lto_build.txt"
+rc=$?
+check "$rc" "scripts/tl-gcc -march=rv64gc_xtl -flto builds tests/asm/gas_prog.c (GCC's LTO plugin in the patched ld) (exit $rc)"
+[ "$rc" -eq 0 ] || show "$out/gas_prog_lto_build.txt"
+if [ -x "$qemu" ] && [ "$rc" -eq 0 ]; then
+    timeout 60 "$qemu" -cpu rv64,xtl=on "$out/gas_prog_lto" >"$out/gas_prog_lto.txt" 2>&1
+    rc=$?
+    read -r p f < <(counts_of "$out/gas_prog_lto.txt")
+    [ "$rc" -eq 0 ] && [ "${p:-0}" -ge 6 ] && [ "${f:-1}" -eq 0 ] &&
+        cmp -s "$out/gas_prog.txt" "$out/gas_prog_lto.txt"
+    check $? "the -flto build under -cpu rv64,xtl=on prints what the plain build printed (${p:-0} passed, ${f:-?} failed, exit $rc)"
+fi
+
 # ---- 8. in real use: the ML kernels of kernels/ (tl_insn.h .insn words) ----
 "$TL_REPO/scripts/tl-g++" -march=rv64gc_xtl -std=c++17 -O2 -static -Wall -Wextra -Werror \
     -I"$inc" -I"$TL_REPO/kernels" -I"$TL_REPO/tests/api" "$TL_REPO/tests/api/test_kernels.cpp" \
@@ -261,6 +281,46 @@ else
     elif [ ! -x "$qsys" ]; then
         check 1 "$qsys is missing (build it with 'make qemu')"
     fi
+fi
+
+# ---- 10. binutils' own test suites on the patched tree ----
+# GNU's DejaGnu suites for this target (gas, objdump/readelf and the other
+# binutils, ld) run in the build tree of scripts/build-binutils.sh: the xtl
+# patches must leave every upstream expectation as it is, the RISC-V ones
+# (the .insn forms of CUSTOM-2 words, vendor extensions, CSR names) most.
+obj="$BUILD_DIR/binutils-obj"
+if ! command -v runtest >/dev/null 2>&1; then
+    check 1 "DejaGnu's runtest is missing for binutils' own test suites (run 'make deps')"
+elif [ ! -f "$obj/Makefile" ]; then
+    check 1 "$obj is missing (build it with scripts/build-binutils.sh)"
+else
+    sum_count() { sed -n "s/^# of $2[[:space:]]*\([0-9]*\)$/\1/p" "$1" 2>/dev/null | tail -n 1; }
+    for suite in gas binutils ld; do
+        case $suite in
+            gas) sum="$obj/gas/testsuite/gas.sum" ;;
+            *) sum="$obj/$suite/$suite.sum" ;;
+        esac
+        rm -f "$sum" "$out/$suite.sum"
+        start=$(date +%s)
+        flags=
+        [ "$suite" = ld ] && flags=ld-riscv-elf.exp
+        make -C "$obj" MAKEINFO=true "check-$suite" RUNTESTFLAGS="$flags" >"$out/check-$suite.log" 2>&1
+        rc=$?
+        secs=$(( $(date +%s) - start ))
+        cp "$sum" "$out/$suite.sum" 2>/dev/null
+        n_pass=$(sum_count "$out/$suite.sum" 'expected passes')
+        n_fail=$(sum_count "$out/$suite.sum" 'unexpected failures')
+        n_xpass=$(sum_count "$out/$suite.sum" 'unexpected successes')
+        n_unres=$(sum_count "$out/$suite.sum" 'unresolved testcases')
+        [ "$rc" -eq 0 ] && [ "${n_pass:-0}" -gt 50 ] && [ "${n_fail:-0}" -eq 0 ] &&
+            [ "${n_xpass:-0}" -eq 0 ] && [ "${n_unres:-0}" -eq 0 ]
+        check $? "binutils' own '$suite' test suite (DejaGnu, make check-$suite${flags:+ RUNTESTFLAGS=$flags}) on the patched tree: ${n_pass:-0} expected passes, ${n_fail:-0} unexpected failures, ${n_xpass:-0} unexpected successes, ${n_unres:-0} unresolved (exit $rc, ${secs} s; $out/$suite.sum)"
+        if [ -f "$out/$suite.sum" ]; then
+            grep -E '^(FAIL|XPASS|UNRESOLVED):' "$out/$suite.sum" | head -n 10 | sed 's/^/#   /'
+        else
+            tail -n 10 "$out/check-$suite.log" | sed 's/^/#   /'
+        fi
+    done
 fi
 
 tap_end
