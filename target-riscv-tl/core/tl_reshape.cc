@@ -361,6 +361,43 @@ bool InterleaveRegs(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const ui
 }
 #endif
 
+/*
+ * The same interleave without AVX-512: a 2 KiB snapshot of both registers
+ * (through the library's copy, not an inline `rep movs`), then one
+ * fixed-size copy per run, which the compiler turns into vector moves of
+ * the run's size.
+ */
+template <size_t kRun>
+void InterleaveRegsPortable(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b)
+{
+    static_assert(kRun >= 8 && kRun <= TL_REG_BYTES && (kRun & (kRun - 1)) == 0, "run");
+    TL_UNINIT uint8_t in[TL_XPOSE_BYTES];
+    tl_bulk_copy(in, a, TL_REG_BYTES);
+    tl_bulk_copy(in + TL_REG_BYTES, b, TL_REG_BYTES);
+    constexpr size_t kRuns = TL_REG_BYTES / kRun;
+    for (size_t r = 0; r < kRuns; ++r) {
+        uint8_t *out = (r < kRuns / 2 ? lo_out : hi_out) + 2 * kRun * (r % (kRuns / 2));
+        std::memcpy(out, in + kRun * r, kRun);
+        std::memcpy(out + kRun, in + TL_REG_BYTES + kRun * r, kRun);
+    }
+}
+
+/* InterleaveRegsPortable for a run of 8 .. 512 bytes; false for other runs. */
+bool InterleaveRegsNoAvx512(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b,
+                            size_t run)
+{
+    switch (run) {
+    case 8: InterleaveRegsPortable<8>(lo_out, hi_out, a, b); return true;
+    case 16: InterleaveRegsPortable<16>(lo_out, hi_out, a, b); return true;
+    case 32: InterleaveRegsPortable<32>(lo_out, hi_out, a, b); return true;
+    case 64: InterleaveRegsPortable<64>(lo_out, hi_out, a, b); return true;
+    case 128: InterleaveRegsPortable<128>(lo_out, hi_out, a, b); return true;
+    case 256: InterleaveRegsPortable<256>(lo_out, hi_out, a, b); return true;
+    case 512: InterleaveRegsPortable<512>(lo_out, hi_out, a, b); return true;
+    default: return false;
+    }
+}
+
 /* dst[q][p] = src[p][q] as above, for any element size `run` (bytes). */
 void Transpose2D(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t src_pitch, size_t rows,
                  size_t cols, size_t run)
@@ -701,14 +738,21 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
     }
     const size_t da = d[a], db = d[b];
 
-#if defined(__x86_64__) && defined(__GNUC__)
     /* [2, N, ...] -> [N, 2, ...]: the two registers' runs interleaved in place. */
-    if (kReshapeHasAvx512 && a == 0 && b == 1 && da == 2 && rs1 != 0 && rs2 != 0 &&
-        (inner * esz) % 8 == 0 &&
-        InterleaveRegs(s->reg[rs1], s->reg[rs2], s->reg[rs1], s->reg[rs2], inner * esz / 8)) {
-        return TL_OK;
-    }
+    if (a == 0 && b == 1 && da == 2 && rs1 != 0 && rs2 != 0 && (inner * esz) % 8 == 0) {
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (kReshapeHasAvx512 &&
+            InterleaveRegs(s->reg[rs1], s->reg[rs2], s->reg[rs1], s->reg[rs2], inner * esz / 8)) {
+            return TL_OK;
+        }
+        if (!kReshapeHasAvx512 &&
+#else
+        if (
 #endif
+            InterleaveRegsNoAvx512(s->reg[rs1], s->reg[rs2], s->reg[rs1], s->reg[rs2], inner * esz / 8)) {
+            return TL_OK;
+        }
+    }
     TL_UNINIT uint8_t in[TL_XPOSE_BYTES];
     TL_UNINIT uint8_t tmp[TL_XPOSE_BYTES];
     tl_bulk_copy(in, SourceReg(s, rs1), TL_REG_BYTES);
