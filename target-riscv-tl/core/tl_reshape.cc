@@ -383,8 +383,8 @@ void InterleaveRegsPortable(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, 
 }
 
 /* InterleaveRegsPortable for a run of 8 .. 512 bytes; false for other runs. */
-bool InterleaveRegsNoAvx512(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b,
-                            size_t run)
+bool InterleaveRegsPortableRun(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b,
+                               size_t run)
 {
     switch (run) {
     case 8: InterleaveRegsPortable<8>(lo_out, hi_out, a, b); return true;
@@ -740,16 +740,13 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
 
     /* [2, N, ...] -> [N, 2, ...]: the two registers' runs interleaved in place. */
     if (a == 0 && b == 1 && da == 2 && rs1 != 0 && rs2 != 0 && (inner * esz) % 8 == 0) {
+        uint8_t *lo = s->reg[rs1], *hi = s->reg[rs2];
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (kReshapeHasAvx512 &&
-            InterleaveRegs(s->reg[rs1], s->reg[rs2], s->reg[rs1], s->reg[rs2], inner * esz / 8)) {
+        if (kReshapeHasAvx512 && InterleaveRegs(lo, hi, lo, hi, inner * esz / 8)) {
             return TL_OK;
         }
-        if (!kReshapeHasAvx512 &&
-#else
-        if (
 #endif
-            InterleaveRegsNoAvx512(s->reg[rs1], s->reg[rs2], s->reg[rs1], s->reg[rs2], inner * esz / 8)) {
+        if (InterleaveRegsPortableRun(lo, hi, lo, hi, inner * esz / 8)) {
             return TL_OK;
         }
     }
