@@ -181,14 +181,12 @@ void MultiplySaturateU8Sse2(uint8_t *dst, const uint8_t *src, uint64_t scalar)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
- * int8 on hosts with AVX2 or AVX-512BW, chosen at start-up: 32 or 64
- * elements per step, with
- * the saturating byte add / subtract and 16-bit multiply of the ISA.  The
- * results are those of SaturatingAdd / SaturatingMul element by element.
+ * int8 on hosts with AVX2 or AVX-512BW (the host SIMD set, tl_host_simd.cc):
+ * 32 or 64 elements per step, with the saturating byte add / subtract and
+ * 16-bit multiply of the ISA.  The results are those of SaturatingAdd /
+ * SaturatingMul element by element.
  */
 #define TL_AVX2_ARITH 1
-const bool kArithHasAvx2 = __builtin_cpu_supports("avx2");
-
 __attribute__((target("avx2"))) void AddSaturateU8Avx2(uint8_t *dst, const uint8_t *src,
                                                        int32_t k)
 {
@@ -220,7 +218,6 @@ __attribute__((target("avx2"))) void MultiplySaturateU8Avx2(uint8_t *dst, const 
 #endif
 
 /* The same with AVX-512BW (64 elements a step), on hosts that have it. */
-const bool kArithHasAvx512bw = __builtin_cpu_supports("avx512bw");
 
 __attribute__((target("avx512bw"))) void AddSaturateU8Avx512(uint8_t *dst, const uint8_t *src,
                                                              int32_t k)
@@ -248,11 +245,11 @@ __attribute__((target("avx512bw"))) void MultiplySaturateU8Avx512(uint8_t *dst, 
 bool AddIntegerFast(ElemType type, uint8_t *dst, const uint8_t *src, int32_t imm)
 {
 #if defined(TL_AVX2_ARITH)
-    if (type == ElemType::kInt8 && kArithHasAvx512bw) {
+    if (type == ElemType::kInt8 && HostUses(TL_HOST_SIMD_AVX512BW)) {
         AddSaturateU8Avx512(dst, src, imm);
         return true;
     }
-    if (type == ElemType::kInt8 && kArithHasAvx2) {
+    if (type == ElemType::kInt8 && HostUses(TL_HOST_SIMD_AVX2)) {
         AddSaturateU8Avx2(dst, src, imm);
         return true;
     }
@@ -276,11 +273,11 @@ bool MultiplyIntegerFast(ElemType type, uint8_t *dst, const uint8_t *src, uint64
     case ElemType::kInt8:
         if (scalar < kIntMax<8>) {
 #if defined(TL_AVX2_ARITH)
-            if (kArithHasAvx512bw) {
+            if (HostUses(TL_HOST_SIMD_AVX512BW)) {
                 MultiplySaturateU8Avx512(dst, src, scalar);
                 return true;
             }
-            if (kArithHasAvx2) {
+            if (HostUses(TL_HOST_SIMD_AVX2)) {
                 MultiplySaturateU8Avx2(dst, src, scalar);
                 return true;
             }

@@ -252,6 +252,28 @@ void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint
  */
 void tl_copy_whole_reg(void *dst, const void *src);
 
+/* ---- host SIMD paths ---- */
+
+/*
+ * Host extensions (x86-64) the core's optimized paths may use; other hosts
+ * have none.  Every set gives the same results, only the speed differs.
+ */
+enum {
+    TL_HOST_SIMD_AVX2 = 1u << 0,
+    TL_HOST_SIMD_AVX512F = 1u << 1,
+    TL_HOST_SIMD_AVX512BW = 1u << 2,
+};
+
+/* The extensions this host has: the set in use from start-up. */
+unsigned tl_host_simd_available(void);
+
+/*
+ * Limits the paths to set & tl_host_simd_available() and returns that set,
+ * so that tests and benchmarks can run the paths of a host without some
+ * extensions.  Takes effect for the instructions that start afterwards.
+ */
+unsigned tl_host_simd_use(unsigned set);
+
 /* ---- register instructions ---- */
 tl_status tl_exec_concat(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2);
 tl_status tl_exec_merge(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, unsigned rs2);

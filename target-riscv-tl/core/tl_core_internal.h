@@ -19,6 +19,7 @@
 
 #include "tl_core.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -100,6 +101,14 @@ inline constexpr uint32_t kCsrWritableMask[TL_CSR_COUNT] = {
 };
 static_assert(XTL_NUM_CSRS == TL_CSR_ADDR_COUNT && XTL_CSR_TINIT == TL_CSR_ADDR_BASE + TL_CSR_TINIT,
               "the encoding table and tl_csr_index disagree");
+
+/* The TL_HOST_SIMD_* extensions the optimized paths use (tl_host_simd.cc). */
+extern std::atomic<unsigned> g_host_simd;
+
+inline bool HostUses(unsigned extension)
+{
+    return (g_host_simd.load(std::memory_order_relaxed) & extension) != 0;
+}
 
 /* Source operand for tl0, which reads as zero whatever reg[0] holds. */
 inline constexpr uint8_t kZeroReg[TL_REG_BYTES] = {};

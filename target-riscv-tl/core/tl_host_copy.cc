@@ -7,9 +7,9 @@
  * AVX-512 hosts, other contiguous plans one library copy; otherwise
  * slices are copied one by one, with dense rows (every slice up to D0,
  * W = S) walked by pointer increments (unrolled for widths of 32 to 512
- * bytes), inline 32-byte (AVX2) or 64-byte (AVX-512) moves chosen once at
- * start-up from the host CPU, and the bytes of a load that no slice covers
- * zeroed.
+ * bytes), inline 32-byte (AVX2) or 64-byte (AVX-512) moves as the host
+ * SIMD set allows (tl_host_simd.cc), and the bytes of a load that no
+ * slice covers zeroed.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -99,9 +99,6 @@ __attribute__((target("avx2"))) inline void CopySliceAvx2(uint8_t *dst, const ui
                             _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + n - 32)));
     }
 }
-
-const bool kHostHasAvx2 = __builtin_cpu_supports("avx2");
-const bool kHostHasAvx512 = __builtin_cpu_supports("avx512f");
 
 __attribute__((target("avx512f"))) inline void CopySliceAvx512(uint8_t *dst, const uint8_t *src,
                                                                uint32_t n)
@@ -227,7 +224,7 @@ __attribute__((noinline)) void LoadSlicesFromHost(uint8_t *dst, const tl_mem_pla
                                                   const uint8_t *host)
 {
 #if defined(TL_AVX2_SLICES)
-    if (kHostHasAvx512 && p->width >= 64) {
+    if (HostUses(TL_HOST_SIMD_AVX512F) && p->width >= 64) {
         if (!TL_DENSE_ROWS(p)) {
             LoadSlicesAvx512(dst, p, host);
             return;
@@ -238,7 +235,7 @@ __attribute__((noinline)) void LoadSlicesFromHost(uint8_t *dst, const tl_mem_pla
             return;
         }
     }
-    if (kHostHasAvx2) {
+    if (HostUses(TL_HOST_SIMD_AVX2)) {
         LoadSlicesAvx2(dst, p, host);
         return;
     }
@@ -250,12 +247,12 @@ __attribute__((noinline)) void StoreSlicesToHost(uint8_t *host, const tl_mem_pla
                                                  const uint8_t *src)
 {
 #if defined(TL_AVX2_SLICES)
-    if (kHostHasAvx512 && TL_DENSE_ROWS(p) &&
+    if (HostUses(TL_HOST_SIMD_AVX512F) && TL_DENSE_ROWS(p) &&
         CopyDenseRowsAvx512(host, p->pitch, src, p->width, p->width,
                             uint32_t(__builtin_popcount(p->selected)))) {
         return;
     }
-    if (kHostHasAvx2) {
+    if (HostUses(TL_HOST_SIMD_AVX2)) {
         StoreSlicesAvx2(host, p, src);
         return;
     }
@@ -270,7 +267,7 @@ extern "C" {
 void tl_copy_whole_reg(void *dst, const void *src)
 {
 #if defined(TL_AVX2_SLICES)
-    if (kHostHasAvx512) {
+    if (HostUses(TL_HOST_SIMD_AVX512F)) {
         CopyWholeRegAvx512(dst, src);
         return;
     }

@@ -282,8 +282,6 @@ void TransposeBytes16(uint8_t *dst, size_t dst_pitch, const uint8_t *src, size_t
 #endif
 
 #if defined(__x86_64__) && defined(__GNUC__)
-const bool kReshapeHasAvx512 = __builtin_cpu_supports("avx512f");
-
 /*
  * tl.xpose.01 of [2, 1024/kRun, ...]: the two registers' runs interleaved,
  * lo_out = (a run 0, b run 0, a run 1, b run 1, ...) for the first 1 KiB,
@@ -742,7 +740,7 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
     if (a == 0 && b == 1 && da == 2 && rs1 != 0 && rs2 != 0 && (inner * esz) % 8 == 0) {
         uint8_t *lo = s->reg[rs1], *hi = s->reg[rs2];
 #if defined(__x86_64__) && defined(__GNUC__)
-        if (kReshapeHasAvx512 && InterleaveRegs(lo, hi, lo, hi, inner * esz / 8)) {
+        if (HostUses(TL_HOST_SIMD_AVX512F) && InterleaveRegs(lo, hi, lo, hi, inner * esz / 8)) {
             return TL_OK;
         }
 #endif
