@@ -360,38 +360,50 @@ bool InterleaveRegs(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const ui
 #endif
 
 /*
- * The same interleave without AVX-512: a 2 KiB snapshot of both registers
- * (through the library's copy, not an inline `rep movs`), then one
- * fixed-size copy per run, which the compiler turns into vector moves of
- * the run's size.
+ * The same interleave without AVX-512, in place in two distinct registers
+ * a (becoming lo_out) and b (hi_out), with one fixed-size copy per run,
+ * which the compiler turns into vector moves of the run's size.  In runs
+ * of a register, H = kRuns / 2:
+ *   lo[2i] = a[i], lo[2i + 1] = b[i]          (i < H)
+ *   hi[2i] = a[H + i], hi[2i + 1] = b[H + i]
+ * Only a's upper half is saved first (512 bytes, through the library's
+ * copy, not an inline `rep movs`): lo is written from its last run down,
+ * so a run of a is read before it is overwritten and b is not touched
+ * yet; hi is written from its first run up, so a run of b's upper half is
+ * read before it is overwritten, its lower half having been read by lo.
  */
 template <size_t kRun>
-void InterleaveRegsPortable(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b)
+void InterleaveRegsInPlace(uint8_t *a, uint8_t *b)
 {
-    static_assert(kRun >= 8 && kRun <= TL_REG_BYTES && (kRun & (kRun - 1)) == 0, "run");
-    TL_UNINIT uint8_t in[TL_XPOSE_BYTES];
-    tl_bulk_copy(in, a, TL_REG_BYTES);
-    tl_bulk_copy(in + TL_REG_BYTES, b, TL_REG_BYTES);
-    constexpr size_t kRuns = TL_REG_BYTES / kRun;
-    for (size_t r = 0; r < kRuns; ++r) {
-        uint8_t *out = (r < kRuns / 2 ? lo_out : hi_out) + 2 * kRun * (r % (kRuns / 2));
-        std::memcpy(out, in + kRun * r, kRun);
-        std::memcpy(out + kRun, in + TL_REG_BYTES + kRun * r, kRun);
+    static_assert(kRun >= 8 && kRun <= TL_REG_BYTES / 2 && (kRun & (kRun - 1)) == 0, "run");
+    constexpr size_t kHalf = TL_REG_BYTES / kRun / 2;
+    TL_UNINIT uint8_t a_upper[TL_REG_BYTES / 2];
+    tl_bulk_copy(a_upper, a + TL_REG_BYTES / 2, TL_REG_BYTES / 2);
+    for (size_t i = kHalf; i-- > 0;) {
+        std::memcpy(a + (2 * i + 1) * kRun, b + i * kRun, kRun);
+        if (i != 0) {
+            std::memcpy(a + 2 * i * kRun, a + i * kRun, kRun);
+        }
+    }
+    for (size_t i = 0; i < kHalf; ++i) {
+        std::memcpy(b + 2 * i * kRun, a_upper + i * kRun, kRun);
+        if (i != kHalf - 1) {
+            std::memcpy(b + (2 * i + 1) * kRun, b + (kHalf + i) * kRun, kRun);
+        }
     }
 }
 
-/* InterleaveRegsPortable for a run of 8 .. 512 bytes; false for other runs. */
-bool InterleaveRegsPortableRun(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b,
-                               size_t run)
+/* InterleaveRegsInPlace for a run of 8 .. 512 bytes; false for other runs. */
+bool InterleaveRegsInPlaceRun(uint8_t *a, uint8_t *b, size_t run)
 {
     switch (run) {
-    case 8: InterleaveRegsPortable<8>(lo_out, hi_out, a, b); return true;
-    case 16: InterleaveRegsPortable<16>(lo_out, hi_out, a, b); return true;
-    case 32: InterleaveRegsPortable<32>(lo_out, hi_out, a, b); return true;
-    case 64: InterleaveRegsPortable<64>(lo_out, hi_out, a, b); return true;
-    case 128: InterleaveRegsPortable<128>(lo_out, hi_out, a, b); return true;
-    case 256: InterleaveRegsPortable<256>(lo_out, hi_out, a, b); return true;
-    case 512: InterleaveRegsPortable<512>(lo_out, hi_out, a, b); return true;
+    case 8: InterleaveRegsInPlace<8>(a, b); return true;
+    case 16: InterleaveRegsInPlace<16>(a, b); return true;
+    case 32: InterleaveRegsInPlace<32>(a, b); return true;
+    case 64: InterleaveRegsInPlace<64>(a, b); return true;
+    case 128: InterleaveRegsInPlace<128>(a, b); return true;
+    case 256: InterleaveRegsInPlace<256>(a, b); return true;
+    case 512: InterleaveRegsInPlace<512>(a, b); return true;
     default: return false;
     }
 }
@@ -744,7 +756,7 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
             return TL_OK;
         }
 #endif
-        if (InterleaveRegsPortableRun(lo, hi, lo, hi, inner * esz / 8)) {
+        if (rs1 != rs2 && InterleaveRegsInPlaceRun(lo, hi, inner * esz / 8)) {
             return TL_OK;
         }
     }
