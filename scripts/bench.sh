@@ -170,7 +170,9 @@ fi
 
 mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-echo "TL-QEMU benchmark: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem RAM; QEMU $(sed -n 1p "$BUILD_DIR/patched-qemu/VERSION" 2>/dev/null)"
+# The semantic core's fast paths depend on these (target-riscv-tl/core/tl_host_simd.cc).
+simd=$(grep -m 1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -x -E 'avx2|avx512f|avx512bw' | tr '\n' ' ' | sed 's/ $//' || true)
+echo "TL-QEMU benchmark: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem RAM, host SIMD: ${simd:-none of avx2, avx512f, avx512bw}; QEMU $(sed -n 1p "$BUILD_DIR/patched-qemu/VERSION" 2>/dev/null)"
 python3 "$src/report.py" "$raw" ${only:+"$only"}
 [ -n "$only" ] && exit 0
 echo
