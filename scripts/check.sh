@@ -117,20 +117,22 @@ run_group() {
     if [ "$group" = unit ]; then
         # Once per host SIMD set (tests/unit/test_host_simd.cc), so that the
         # paths of hosts without AVX-512 or AVX2 are tested here too; a set
-        # the host makes identical to an earlier one is not run again.
+        # the host makes identical to an earlier one is not run again (the
+        # HostSimdTest run names the set first).
         local simd part="$logdir/unit.part" r p f paths seen=""
         for simd in all avx2 baseline; do
-            TL_TEST_HOST_SIMD=$simd "$BUILD_DIR/host/tests/unit/tl-core-unit-tests" \
-                >"$part" 2>&1
-            r=$?
-            paths=$(sed -n 's/^host SIMD paths under test: \([^;]*\);.*/\1/p' "$part")
+            paths=$(TL_TEST_HOST_SIMD=$simd "$BUILD_DIR/host/tests/unit/tl-core-unit-tests" \
+                        --gtest_filter='HostSimdTest.*' 2>&1 |
+                    sed -n 's/^host SIMD paths under test: \([^;]*\);.*/\1/p')
             if [ -n "$paths" ] && [[ "$seen" == *"[$paths]"* ]]; then
-                echo "unit: TL_TEST_HOST_SIMD=$simd runs the same paths as an earlier run on this host (${paths}), not counted again" | tee -a "$log"
+                echo "unit: TL_TEST_HOST_SIMD=$simd selects the same paths as an earlier run on this host ($paths), not run again" | tee -a "$log"
                 continue
             fi
             seen+="[$paths]"
             echo "--- TL_TEST_HOST_SIMD=$simd" | tee -a "$log"
-            tee -a "$log" < "$part"
+            TL_TEST_HOST_SIMD=$simd "$BUILD_DIR/host/tests/unit/tl-core-unit-tests" 2>&1 | tee "$part" | tee -a "$log"
+            r=${PIPESTATUS[0]}
+            [ -n "$paths" ] || paths=$(sed -n 's/^host SIMD paths under test: \([^;]*\);.*/\1/p' "$part")
             p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$part" | tail -n 1)
             f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$part" | tail -n 1)
             pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))

@@ -264,7 +264,7 @@ enum {
     TL_HOST_SIMD_AVX512BW = 1u << 2,
 };
 
-/* The extensions this host has: the set in use from start-up. */
+/* The extensions this host has: the set in use unless narrowed. */
 unsigned tl_host_simd_available(void);
 
 /*

@@ -363,7 +363,7 @@ bool InterleaveRegs(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const ui
  * The same interleave without AVX-512, in place in two distinct registers
  * a (becoming lo_out) and b (hi_out), with one fixed-size copy per run,
  * which the compiler turns into vector moves of the run's size.  In runs
- * of a register, H = kRuns / 2:
+ * of a register, H = kHalf = TL_REG_BYTES / kRun / 2:
  *   lo[2i] = a[i], lo[2i + 1] = b[i]          (i < H)
  *   hi[2i] = a[H + i], hi[2i + 1] = b[H + i]
  * Only a's upper half is saved first (512 bytes, through the library's
