@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define PG 4096
@@ -44,6 +45,11 @@ static void handler(int sig, siginfo_t *info, void *uc)
         ssize_t w = write(2, buf, (size_t)n);
         (void)w;
     }
+    /*
+     * On the console the kernel's report of the coming fatal signal would
+     * otherwise cut into this line while the UART is still sending it.
+     */
+    tcdrain(2);
     signal(sig, SIG_DFL);       /* the instruction traps again and kills us */
 }
 
