@@ -61,15 +61,28 @@ unsigned HostSimdEnvironment::set_under_test;
 [[maybe_unused]] ::testing::Environment *const kHostSimdEnvironment =
     ::testing::AddGlobalTestEnvironment(new HostSimdEnvironment);
 
+/* What the host has, asked of the compiler's CPU detection, not the core. */
+unsigned HostHas()
+{
+    unsigned set = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    set |= __builtin_cpu_supports("avx2") ? unsigned(TL_HOST_SIMD_AVX2) : 0u;
+    set |= __builtin_cpu_supports("avx512f") ? unsigned(TL_HOST_SIMD_AVX512F) : 0u;
+    set |= __builtin_cpu_supports("avx512bw") ? unsigned(TL_HOST_SIMD_AVX512BW) : 0u;
+#endif
+    return set;
+}
+
 TEST(HostSimdTest, UseNarrowsToWhatTheHostHasAndRestores)
 {
-    const unsigned available = tl_host_simd_available();
-    EXPECT_EQ(available & ~unsigned(TL_HOST_SIMD_AVX2 | TL_HOST_SIMD_AVX512F |
-                                    TL_HOST_SIMD_AVX512BW),
-              0u);
-    EXPECT_EQ(tl_host_simd_use(~0u), available);
+    const unsigned has = HostHas();
+    EXPECT_EQ(tl_host_simd_available(), has);
+    EXPECT_EQ(tl_host_simd_use(~0u), has);
     EXPECT_EQ(tl_host_simd_use(0), 0u);
-    EXPECT_EQ(tl_host_simd_use(TL_HOST_SIMD_AVX2), available & TL_HOST_SIMD_AVX2);
+    EXPECT_EQ(tl_host_simd_use(TL_HOST_SIMD_AVX2), has & TL_HOST_SIMD_AVX2);
+    EXPECT_EQ(tl_host_simd_use(TL_HOST_SIMD_AVX512F | TL_HOST_SIMD_AVX512BW),
+              has & (TL_HOST_SIMD_AVX512F | TL_HOST_SIMD_AVX512BW));
     EXPECT_EQ(tl_host_simd_use(HostSimdEnvironment::set_under_test),
               HostSimdEnvironment::set_under_test);
 }
