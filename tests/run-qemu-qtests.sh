@@ -5,7 +5,7 @@
 # "N passed, M failed"; a skipped test is reported as skipped, not passed.
 # QEMU's per-test timeouts are multiplied by QTEST_TIMEOUT_MULTIPLIER (3 by
 # default; QEMU's own TIMEOUT_MULTIPLIER): qos-test, 120 s upstream, took
-# 88-120+ s on a 2-core machine, and a hang still fails.
+# 88-142 s on a 2-core machine, and a hang still fails.
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 tl_load_config

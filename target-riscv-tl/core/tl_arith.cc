@@ -218,7 +218,6 @@ __attribute__((target("avx2"))) void MultiplySaturateU8Avx2(uint8_t *dst, const 
 #endif
 
 /* The same with AVX-512BW (64 elements a step), on hosts that have it. */
-
 __attribute__((target("avx512bw"))) void AddSaturateU8Avx512(uint8_t *dst, const uint8_t *src,
                                                              int32_t k)
 {
