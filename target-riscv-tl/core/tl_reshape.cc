@@ -4,7 +4,8 @@
  * runs of indices along one dimension from two registers; xpose swaps two
  * dimensions of a 2048-byte tensor held in two registers, through 2-D
  * transposes (SSE2 16 x 16 byte blocks, SWAR 64-bit blocks, or a plain
- * loop; the interleave of [2, N, ...] in AVX-512 registers); fillpad
+ * loop; the interleave of [2, N, ...] in AVX-512 registers, or in place
+ * with 256-bit or run-sized moves); fillpad
  * keeps the valid region and fills the rest with the pad value of the
  * element type.  4-bit elements are nibbles, element 2n low.
  *
@@ -393,9 +394,61 @@ void InterleaveRegsInPlace(uint8_t *a, uint8_t *b)
     }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * Runs of 8 or 16 bytes, the same order in 32-byte units: each step reads
+ * 32 bytes of a and of b (four or two runs each) and writes 64 bytes of
+ * output, two 256-bit moves where the fixed-size copies above make four
+ * or eight 128- or 64-bit ones.  A unit is read before any write reaches
+ * it for the same reason as there (a unit is half the output it makes).
+ */
+template <size_t kRun>
+__attribute__((target("avx2"), always_inline)) inline void InterleaveUnitAvx2(uint8_t *out,
+                                                                            const uint8_t *a,
+                                                                            const uint8_t *b)
+{
+    static_assert(kRun == 8 || kRun == 16, "runs of 8 or 16 bytes");
+    __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(a));
+    __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(b));
+    if constexpr (kRun == 8) {
+        /* (a0 b0 | a2 b2) and (a1 b1 | a3 b3), in 128-bit halves */
+        const __m256i even = _mm256_unpacklo_epi64(lo, hi);
+        hi = _mm256_unpackhi_epi64(lo, hi);
+        lo = even;
+    }
+    /* 16-byte halves: (lo.0, hi.0) then (lo.1, hi.1) */
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(out), _mm256_permute2x128_si256(lo, hi, 0x20));
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + 32), _mm256_permute2x128_si256(lo, hi, 0x31));
+}
+
+template <size_t kRun>
+__attribute__((target("avx2"))) void InterleaveRegsInPlaceAvx2(uint8_t *a, uint8_t *b)
+{
+    constexpr size_t kUnits = TL_REG_BYTES / 2 / 32;
+    TL_UNINIT uint8_t a_upper[TL_REG_BYTES / 2];
+    tl_bulk_copy(a_upper, a + TL_REG_BYTES / 2, TL_REG_BYTES / 2);
+    for (size_t j = kUnits; j-- > 0;) {
+        InterleaveUnitAvx2<kRun>(a + 64 * j, a + 32 * j, b + 32 * j);
+    }
+    for (size_t j = 0; j < kUnits; ++j) {
+        InterleaveUnitAvx2<kRun>(b + 64 * j, a_upper + 32 * j, b + TL_REG_BYTES / 2 + 32 * j);
+    }
+}
+#endif
+
 /* InterleaveRegsInPlace for a run of 8 .. 512 bytes; false for other runs. */
 bool InterleaveRegsInPlaceRun(uint8_t *a, uint8_t *b, size_t run)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (HostUses(TL_HOST_SIMD_AVX2) && (run == 8 || run == 16)) {
+        if (run == 8) {
+            InterleaveRegsInPlaceAvx2<8>(a, b);
+        } else {
+            InterleaveRegsInPlaceAvx2<16>(a, b);
+        }
+        return true;
+    }
+#endif
     switch (run) {
     case 8: InterleaveRegsInPlace<8>(a, b); return true;
     case 16: InterleaveRegsInPlace<16>(a, b); return true;
