@@ -9,11 +9,12 @@
 # latter is not packaged for Debian 12's cross compiler), fetched through
 # the private riscv64 apt configuration and unpacked once under
 # $CACHE_DIR/kselftest-sysroot; bash comes from there too (some selftests
-# are bash scripts).  Without a verified riscv64 index, and nothing
+# are bash scripts), and coreutils' true (exec's non-regular executes
+# /bin/true through a symlink, which busybox's applet links cannot serve).  Without a verified riscv64 index, and nothing
 # unpacked before, it prints the reason as its one "error:" line and exits 3.
 #
 # Output: $BUILD_DIR/kselftest/root, laid out as the guest sees it:
-#   /lib, /usr/lib     Debian's riscv64 libraries (and /bin/bash)
+#   /lib, /usr/lib     Debian's riscv64 libraries (and /bin/bash, /bin/true)
 #   /kselftest/...     the installed selftests (kselftest-list.txt)
 #   /usr/lib/tl-touch.so   an LD_PRELOAD library that uses TL before main
 set -euo pipefail
@@ -26,7 +27,7 @@ need_tool rsync rsync
 
 # The selftest collections built (tools/testing/selftests/TARGET).
 TL_KSELFTEST_TARGETS=(riscv sigaltstack ptrace exec clone3 rseq futex seccomp timers vDSO membarrier cpu-hotplug cgroup)
-sysroot_pkgs=(libc6 libc6-dev libcrypt1 libcrypt-dev libcap2 libcap-dev libgcc-s1 bash libtinfo6)
+sysroot_pkgs=(libc6 libc6-dev libcrypt1 libcrypt-dev libcap2 libcap-dev libgcc-s1 bash libtinfo6 coreutils)
 
 sysroot="$CACHE_DIR/kselftest-sysroot"
 want=$(printf '%s\n' "${sysroot_pkgs[@]}" | sha256sum | cut -d' ' -f1)
