@@ -4,8 +4,8 @@
 #   plugin_overhead.sh QEMU_USER LIBTLSTAT KERNELS_RV OUTDIR RUNS [TL_INSN]
 # Runs kernels_rv RUNS times without and with -plugin libtlstat.so and prints,
 # per kernel, the median in-guest time of its TL version (kernels_rv's own
-# median of 7 samples), the ratio with/without and, against its target, the
-# largest ratio over the kernels.  (The program's wall time
+# median of 7 samples), the median over the runs of the ratio with/without
+# in the same run and, against its target, the largest over the kernels.  (The program's wall time
 # is not a figure: it sizes its repetitions to fill a fixed time per sample.)
 # With TL_INSN (bench/tl_insn.c, whose loops write the
 # TL CSRs once), also the time per TL instruction with and without the plugin.
@@ -32,22 +32,31 @@ python3 - "$out" "$runs" <<'PY'
 import statistics, sys
 d, runs = sys.argv[1], int(sys.argv[2])
 def read(mode):
+    """kernel -> its time in each run (None where a run lacks it)"""
     tl = {}
     for n in range(1, runs + 1):
         for line in open(f"{d}/kernels_rv.{mode}.{n}.txt"):
             p = line.split()
             if len(p) == 6 and p[0] == "kernel":
-                tl.setdefault(p[1], []).append(float(p[3]))
-    return {k: statistics.median(v) for k, v in tl.items()}
+                tl.setdefault(p[1], [None] * runs)[n - 1] = float(p[3])
+    return tl
 base = read("plain")
 plug = read("plugin")
 print("== tlstat plugin overhead under qemu-riscv64 (TL version of each kernel, in-guest ns) ==")
-print(f"{'kernel':<38} {'no plugin':>12} {'tlstat':>12} {'ratio':>7}")
+print("   runs without and with the plugin alternate; ratio = median of the per-run ratios, as the")
+print("   parity table's, so that the host's speed drifting between runs cancels out of each one")
+print(f"{'kernel':<38} {'no plugin':>12} {'tlstat':>12} {'ratio':>7}  {'runs min-max':>13}")
 ratios = []
 for k in base:
-    if k in plug:
-        ratios.append(plug[k] / base[k])
-        print(f"{k:<38} {base[k]:12.1f} {plug[k]:12.1f} {ratios[-1]:6.2f}x")
+    if k not in plug:
+        continue
+    pairs = [q / b for b, q in zip(base[k], plug[k]) if b and q]
+    if not pairs:
+        continue
+    ratios.append(statistics.median(pairs))
+    b = statistics.median(v for v in base[k] if v)
+    q = statistics.median(v for v in plug[k] if v)
+    print(f"{k:<38} {b:12.1f} {q:12.1f} {ratios[-1]:6.2f}x  {min(pairs):6.2f}-{max(pairs):.2f}")
 if ratios:
     # the worst kernel, not a mean: a user profiling that kernel pays its ratio
     worst = max(ratios)
