@@ -10,8 +10,9 @@
 # the private riscv64 apt configuration and unpacked once under
 # $CACHE_DIR/kselftest-sysroot; bash comes from there too (some selftests
 # are bash scripts), and coreutils' true (exec's non-regular executes
-# /bin/true through a symlink, which busybox's applet links cannot serve).  Without a verified riscv64 index, and nothing
-# unpacked before, it prints the reason as its one "error:" line and exits 3.
+# /bin/true through a symlink, which busybox's applet links cannot serve).
+# Without a verified riscv64 index, and nothing unpacked before, it prints
+# the reason as its one "error:" line and exits 3.
 #
 # Output: $BUILD_DIR/kselftest/root, laid out as the guest sees it:
 #   /lib, /usr/lib     Debian's riscv64 libraries (and /bin/bash, /bin/true)
