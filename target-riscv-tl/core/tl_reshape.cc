@@ -363,7 +363,7 @@ bool InterleaveRegs(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const ui
 /*
  * The same interleave without AVX-512, in place in two distinct registers
  * a (becoming lo_out) and b (hi_out), with one fixed-size copy per run,
- * which the compiler turns into vector moves of the run's size.  In runs
+ * which the compiler turns into vector moves.  In runs
  * of a register, H = kHalf = TL_REG_BYTES / kRun / 2:
  *   lo[2i] = a[i], lo[2i + 1] = b[i]          (i < H)
  *   hi[2i] = a[H + i], hi[2i + 1] = b[H + i]
@@ -373,34 +373,46 @@ bool InterleaveRegs(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const ui
  * yet; hi is written from its first run up, so a run of b's upper half is
  * read before it is overwritten, its lower half having been read by lo.
  */
-template <size_t kRun>
-void InterleaveRegsInPlace(uint8_t *a, uint8_t *b)
+template <size_t kRun, class CopyRunFn>
+__attribute__((always_inline)) inline void InterleaveRegsInPlaceWith(uint8_t *a, uint8_t *b,
+                                                                     CopyRunFn copy_run)
 {
     static_assert(kRun >= 8 && kRun <= TL_REG_BYTES / 2 && (kRun & (kRun - 1)) == 0, "run");
     constexpr size_t kHalf = TL_REG_BYTES / kRun / 2;
     TL_UNINIT uint8_t a_upper[TL_REG_BYTES / 2];
     tl_bulk_copy(a_upper, a + TL_REG_BYTES / 2, TL_REG_BYTES / 2);
     for (size_t i = kHalf; i-- > 0;) {
-        std::memcpy(a + (2 * i + 1) * kRun, b + i * kRun, kRun);
+        copy_run(a + (2 * i + 1) * kRun, b + i * kRun);
         if (i != 0) {
-            std::memcpy(a + 2 * i * kRun, a + i * kRun, kRun);
+            copy_run(a + 2 * i * kRun, a + i * kRun);
         }
     }
     for (size_t i = 0; i < kHalf; ++i) {
-        std::memcpy(b + 2 * i * kRun, a_upper + i * kRun, kRun);
+        copy_run(b + 2 * i * kRun, a_upper + i * kRun);
         if (i != kHalf - 1) {
-            std::memcpy(b + (2 * i + 1) * kRun, b + (kHalf + i) * kRun, kRun);
+            copy_run(b + (2 * i + 1) * kRun, b + (kHalf + i) * kRun);
         }
     }
 }
 
+/* Source and destination of a run never overlap (i >= 1 above). */
+template <size_t kRun>
+void InterleaveRegsInPlace(uint8_t *a, uint8_t *b)
+{
+    InterleaveRegsInPlaceWith<kRun>(a, b, [](uint8_t *dst, const uint8_t *src) {
+        std::memcpy(dst, src, kRun);
+    });
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
- * Runs of 8 or 16 bytes, the same order in 32-byte units: each step reads
- * 32 bytes of a and of b (four or two runs each) and writes 64 bytes of
- * output, two 256-bit moves where the fixed-size copies above make four
- * or eight 128- or 64-bit ones.  A unit is read before any write reaches
- * it for the same reason as there (a unit is half the output it makes).
+ * With AVX2: runs of 32 bytes and more are copied as above in 256-bit
+ * moves.  Runs of 8 or 16 bytes go in the same order in 32-byte units:
+ * each step reads 32 bytes of a and of b (four or two runs each) and
+ * writes 64 bytes of output, two 256-bit moves where the fixed-size copies
+ * make four or eight 128- or 64-bit ones.  A unit is read before any write
+ * reaches it for the same reason as there (a unit is half the output it
+ * makes).
  */
 template <size_t kRun>
 __attribute__((target("avx2"), always_inline)) inline void InterleaveUnitAvx2(uint8_t *out,
@@ -421,17 +433,33 @@ __attribute__((target("avx2"), always_inline)) inline void InterleaveUnitAvx2(ui
     _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + 32), _mm256_permute2x128_si256(lo, hi, 0x31));
 }
 
+/* A run of 32 bytes or more (a fixed-size memcpy, tuned for any x86-64, makes 128-bit moves). */
+template <size_t kRun>
+struct CopyRunAvx2 {
+    __attribute__((target("avx2"))) void operator()(uint8_t *dst, const uint8_t *src) const
+    {
+        for (size_t o = 0; o < kRun; o += 32) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + o),
+                                _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + o)));
+        }
+    }
+};
+
 template <size_t kRun>
 __attribute__((target("avx2"))) void InterleaveRegsInPlaceAvx2(uint8_t *a, uint8_t *b)
 {
-    constexpr size_t kUnits = TL_REG_BYTES / 2 / 32;
-    TL_UNINIT uint8_t a_upper[TL_REG_BYTES / 2];
-    tl_bulk_copy(a_upper, a + TL_REG_BYTES / 2, TL_REG_BYTES / 2);
-    for (size_t j = kUnits; j-- > 0;) {
-        InterleaveUnitAvx2<kRun>(a + 64 * j, a + 32 * j, b + 32 * j);
-    }
-    for (size_t j = 0; j < kUnits; ++j) {
-        InterleaveUnitAvx2<kRun>(b + 64 * j, a_upper + 32 * j, b + TL_REG_BYTES / 2 + 32 * j);
+    if constexpr (kRun >= 32) {
+        InterleaveRegsInPlaceWith<kRun>(a, b, CopyRunAvx2<kRun>{});
+    } else {
+        constexpr size_t kUnits = TL_REG_BYTES / 2 / 32;
+        TL_UNINIT uint8_t a_upper[TL_REG_BYTES / 2];
+        tl_bulk_copy(a_upper, a + TL_REG_BYTES / 2, TL_REG_BYTES / 2);
+        for (size_t j = kUnits; j-- > 0;) {
+            InterleaveUnitAvx2<kRun>(a + 64 * j, a + 32 * j, b + 32 * j);
+        }
+        for (size_t j = 0; j < kUnits; ++j) {
+            InterleaveUnitAvx2<kRun>(b + 64 * j, a_upper + 32 * j, b + TL_REG_BYTES / 2 + 32 * j);
+        }
     }
 }
 #endif
@@ -440,13 +468,17 @@ __attribute__((target("avx2"))) void InterleaveRegsInPlaceAvx2(uint8_t *a, uint8
 bool InterleaveRegsInPlaceRun(uint8_t *a, uint8_t *b, size_t run)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (HostUses(TL_HOST_SIMD_AVX2) && (run == 8 || run == 16)) {
-        if (run == 8) {
-            InterleaveRegsInPlaceAvx2<8>(a, b);
-        } else {
-            InterleaveRegsInPlaceAvx2<16>(a, b);
+    if (HostUses(TL_HOST_SIMD_AVX2)) {
+        switch (run) {
+        case 8: InterleaveRegsInPlaceAvx2<8>(a, b); return true;
+        case 16: InterleaveRegsInPlaceAvx2<16>(a, b); return true;
+        case 32: InterleaveRegsInPlaceAvx2<32>(a, b); return true;
+        case 64: InterleaveRegsInPlaceAvx2<64>(a, b); return true;
+        case 128: InterleaveRegsInPlaceAvx2<128>(a, b); return true;
+        case 256: InterleaveRegsInPlaceAvx2<256>(a, b); return true;
+        case 512: InterleaveRegsInPlaceAvx2<512>(a, b); return true;
+        default: return false;
         }
-        return true;
     }
 #endif
     switch (run) {
