@@ -464,31 +464,30 @@ __attribute__((target("avx2"))) void InterleaveRegsInPlaceAvx2(uint8_t *a, uint8
 }
 #endif
 
-/* InterleaveRegsInPlace for a run of 8 .. 512 bytes; false for other runs. */
-bool InterleaveRegsInPlaceRun(uint8_t *a, uint8_t *b, size_t run)
+/* The in-place interleave of runs of kRun bytes with the moves the host allows. */
+template <size_t kRun>
+void InterleaveRegsInPlaceOnHost(uint8_t *a, uint8_t *b)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (HostUses(TL_HOST_SIMD_AVX2)) {
-        switch (run) {
-        case 8: InterleaveRegsInPlaceAvx2<8>(a, b); return true;
-        case 16: InterleaveRegsInPlaceAvx2<16>(a, b); return true;
-        case 32: InterleaveRegsInPlaceAvx2<32>(a, b); return true;
-        case 64: InterleaveRegsInPlaceAvx2<64>(a, b); return true;
-        case 128: InterleaveRegsInPlaceAvx2<128>(a, b); return true;
-        case 256: InterleaveRegsInPlaceAvx2<256>(a, b); return true;
-        case 512: InterleaveRegsInPlaceAvx2<512>(a, b); return true;
-        default: return false;
-        }
+        InterleaveRegsInPlaceAvx2<kRun>(a, b);
+        return;
     }
 #endif
+    InterleaveRegsInPlace<kRun>(a, b);
+}
+
+/* InterleaveRegsInPlaceOnHost for a run of 8 .. 512 bytes; false for other runs. */
+bool InterleaveRegsInPlaceRun(uint8_t *a, uint8_t *b, size_t run)
+{
     switch (run) {
-    case 8: InterleaveRegsInPlace<8>(a, b); return true;
-    case 16: InterleaveRegsInPlace<16>(a, b); return true;
-    case 32: InterleaveRegsInPlace<32>(a, b); return true;
-    case 64: InterleaveRegsInPlace<64>(a, b); return true;
-    case 128: InterleaveRegsInPlace<128>(a, b); return true;
-    case 256: InterleaveRegsInPlace<256>(a, b); return true;
-    case 512: InterleaveRegsInPlace<512>(a, b); return true;
+    case 8: InterleaveRegsInPlaceOnHost<8>(a, b); return true;
+    case 16: InterleaveRegsInPlaceOnHost<16>(a, b); return true;
+    case 32: InterleaveRegsInPlaceOnHost<32>(a, b); return true;
+    case 64: InterleaveRegsInPlaceOnHost<64>(a, b); return true;
+    case 128: InterleaveRegsInPlaceOnHost<128>(a, b); return true;
+    case 256: InterleaveRegsInPlaceOnHost<256>(a, b); return true;
+    case 512: InterleaveRegsInPlaceOnHost<512>(a, b); return true;
     default: return false;
     }
 }
