@@ -5,8 +5,9 @@
 # Runs kernels_rv RUNS times without and with -plugin libtlstat.so and prints,
 # per kernel, the median in-guest time of its TL version (kernels_rv's own
 # median of 7 samples), the median over the runs of the ratio with/without
-# in the same run and, against its target, the largest over the kernels.  (The program's wall time
-# is not a figure: it sizes its repetitions to fill a fixed time per sample.)
+# in the same run and, against its target, the largest over the kernels.
+# (The program's wall time is not a figure: it sizes its repetitions to
+# fill a fixed time per sample.)
 # With TL_INSN (bench/tl_insn.c, whose loops write the
 # TL CSRs once), also the time per TL instruction with and without the plugin.
 # The plugin's reports go to OUTDIR.
