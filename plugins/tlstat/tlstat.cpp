@@ -612,11 +612,21 @@ void retire_member(Vcpu &v, const CsrValues::Member &m)
     st.values_id = 0;
 }
 
+/*
+ * The CSRs `which` names, as decisions read them.  A memory instruction's
+ * decision reads the stride only as "equal to the width or not"
+ * (tl::memory_access), the same for every memory form: strides that agree
+ * on it share a key, so a loop whose loads and stores use different row
+ * pitches keeps its decisions.
+ */
 tl::CsrState key_of(const tl::CsrState &csrs, uint32_t which)
 {
     tl::CsrState k{};
     for (int c = 0; c < tl::kNumCsrs; c++) {
         k.v[c] = (which >> c) & 1 ? csrs.v[c] : 0;
+    }
+    if (which & (1u << tl::TSTRIDE)) {
+        k.v[tl::TSTRIDE] = tl::memory_access(tl::F_LOAD, csrs).strided;
     }
     return k;
 }

@@ -4,9 +4,10 @@ against independently computed expectations; prints one TAP-ish line per
 check ("ok - ..." / "not ok - ...") and exits 1 if any failed.
 
 EXPECTED: {"mix": {"mnemonic type": [count, bytes, traps]}, "engines": {...},
-"cells": [hit cell names]}; optional "guest_insns_min".  Mix rows and hit
-cells must match exactly (nothing missing, nothing extra); totals must be the
-sums of the expected rows."""
+"cells": [hit cell names]}; optional "guest_insns_min" and "cell_hits"
+({cell name: hits}, for the cells whose hits were counted by hand).  Mix rows
+and hit cells must match exactly (nothing missing, nothing extra); totals must
+be the sums of the expected rows."""
 import json
 import sys
 
@@ -38,6 +39,9 @@ def main():
     want = set(exp["cells"])
     check(hit == want, "coverage cells hit are exactly the %d expected (missing %s, unexpected %s)"
           % (len(want), sorted(want - hit), sorted(hit - want)))
+    hits = {c["cell"]: c["hits"] for c in rep["coverage"]["cells"]}
+    for cell, e in sorted(exp.get("cell_hits", {}).items()):
+        check(hits.get(cell) == e, "cell %s hit %s times, expected %d" % (cell, hits.get(cell), e))
     never = set(rep["coverage"]["never_hit"])
     allc = {c["cell"] for c in rep["coverage"]["cells"]}
     check(never == allc - hit and rep["coverage"]["hit"] == len(hit),

@@ -8,8 +8,9 @@
  *                  EngineID, traps skipped by a handler, a restarted store,
  *                  TL CSRs changed in a signal handler and restored by sigreturn,
  *                  the same sites under alternating and under many CSR values,
- *                  one site under alternating element types, and one whose
- *                  element type a signal handler changed in the saved state
+ *                  one site under alternating element types, one whose
+ *                  element type a signal handler changed in the saved state,
+ *                  and one under row pitches that alternate, strided and not
  *   known segv     killed by SIGSEGV on its first TL load
  *   known sigill   killed by SIGILL (tshape never written)
  *   known off      a TL instruction on a CPU without xtl (SIGILL)
@@ -192,6 +193,19 @@ int main(int argc, char **argv)
         if (round == 0) {
             raise(SIGUSR2);
         }
+    }
+    /*
+     * M: one load site under row pitches 512, 768, 256 (= W: contiguous),
+     * 512, 768, 256 (values read at run time): four strided loads, two
+     * contiguous, each of 4 slices x 256 bytes.
+     */
+    static volatile uint32_t pitches[3] = {512, 768, 256};
+    tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
+    tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(4, 16, 16));   /* S = 256 */
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 256);
+    for (volatile int i = 0; i < 6; i++) {
+        tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, pitches[i % 3]);
+        tl_load(8, 0, buf);                              /* rows up to 3 x 768 + 256 <= 4096 */
     }
     return 0;
 }

@@ -7,6 +7,7 @@ Prints the expectation of one mode of known.c as JSON for compare.py:
   mix:   {"mnemonic type": [count, bytes, traps]} (rows with no count or trap absent)
   engines: {"mnemonic type": [EngineID 0..3 counts]} (only rows checked)
   cells: every coverage cell hit (all others must be 0)
+  cell_hits: the hits of the cells counted by hand
 """
 import json
 import sys
@@ -19,8 +20,8 @@ def mix_mode():
     s8 = 16 * 16 * 8 // 8            # int8 [4,16,16]: S = 256
     s16 = 8 * 8 * 16 // 8            # int16 [2,8,8]: S = 128
     mix = {
-        # A: 100 unmasked loads, 4 slices x W = S = 256
-        "tl.load int8": [100, 100 * 4 * s8, 0],
+        # A: 100 unmasked loads, 4 slices x W = S = 256; M: 6 more (4 strided, 2 contiguous)
+        "tl.load int8": [100 + 6, (100 + 6) * 4 * s8, 0],
         # B: W = 100, P = 300: 50 stores of 4 slices x 100 bytes
         "tl.store int8": [50, 50 * 4 * 100, 0],
         # C: tmask_ls = 0b0101 selects 2 of the 4 slices, W = 100
@@ -52,10 +53,11 @@ def mix_mode():
         "tl.mstore int32": [10, 800, 0],
         "tl.mload int32": [10 + 12, 800 + 1248, 0],
     }
-    engines = {"tl.load int16": [30, 0, 3, 0], "tl.load int8": [100, 0, 0, 0],
+    engines = {"tl.load int16": [30, 0, 3, 0], "tl.load int8": [100 + 6, 0, 0, 0],
                "tl.store int8": [0, 0, 50, 0], "tl.addi int16": [0, 52, 0, 0]}
     cells = [
         "tl.load int8 contiguous full-width",      # P = W = S
+        "tl.load int8 strided full-width",         # M: P = 512 or 768, W = S = 256
         "tl.store int8 strided partial-width",     # P = 300 != W = 100 < S = 256
         "tl.mload int8 strided partial-width",
         "tl.load int16 contiguous full-width",
@@ -67,23 +69,25 @@ def mix_mode():
         "trap load-page-fault", "trap store-page-fault",
         "trap illegal-instruction.operand", "trap illegal-instruction.reserved",
     ] + ["csr %s written" % c for c in CSRS]
-    return mix, engines, cells
+    # A: 100 contiguous; M: pitches 512, 768, 256, 512, 768, 256 with W = 256
+    cell_hits = {"tl.load int8 contiguous full-width": 100 + 2, "tl.load int8 strided full-width": 4}
+    return mix, engines, cells, cell_hits
 
 
 def fatal_mode(mode):
     if mode == "segv":        # tshape written, then one load from address 16
-        return {"tl.load int8": [0, 0, 1]}, {}, ["trap load-page-fault", "csr tshape written"]
+        return {"tl.load int8": [0, 0, 1]}, {}, ["trap load-page-fault", "csr tshape written"], {}
     if mode == "sigill":      # tshape never written
-        return {"tl.load int8": [0, 0, 1]}, {}, ["trap illegal-instruction.operand"]
+        return {"tl.load int8": [0, 0, 1]}, {}, ["trap illegal-instruction.operand"], {}
     if mode == "off":         # no TL CSRs at all: no element type
-        return {"tl.addi none": [0, 0, 1]}, {}, ["trap illegal-instruction.xtl-off"]
+        return {"tl.addi none": [0, 0, 1]}, {}, ["trap illegal-instruction.xtl-off"], {}
     raise SystemExit("unknown mode " + mode)
 
 
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "mix"
-    mix, engines, cells = mix_mode() if mode == "mix" else fatal_mode(mode)
-    json.dump({"mix": mix, "engines": engines, "cells": cells}, sys.stdout, indent=1)
+    mix, engines, cells, cell_hits = mix_mode() if mode == "mix" else fatal_mode(mode)
+    json.dump({"mix": mix, "engines": engines, "cells": cells, "cell_hits": cell_hits}, sys.stdout, indent=1)
     print()
 
 
