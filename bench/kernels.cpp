@@ -13,7 +13,8 @@
  * and CHECK "-" when the TL kernel is not run.  "kernels scale" prints the
  * scaling table instead ("scale ..." lines, see run_scaling).  Never asserts
  * a timing.  "kernels_rv once NAME" runs one call of a kernel's TL version and
- * nothing else, so that tlstat's byte count of the run is that of one call.
+ * nothing else, so that tlstat's byte count of the run is that of one call;
+ * "kernels list" prints the kernels' names, one per line.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -486,6 +487,10 @@ int main(int argc, char **argv)
 #if BENCH_WITH_TL
     if (argc == 3 && std::strcmp(argv[1], "once") == 0) return run_once(argv[2]);
 #endif
+    if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
+        for (const Case &c : kCases) std::printf("%s\n", c.name);
+        return 0;
+    }
     /* Optional: kernels_rv NAME [tl] runs one kernel (tl: only its TL version, for profiling). */
     const char *only = argc > 1 ? argv[1] : nullptr;
     const bool tl_only = argc > 2 && std::strcmp(argv[2], "tl") == 0;

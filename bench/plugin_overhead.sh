@@ -2,10 +2,12 @@
 # Cost of the tlstat plugin on the ML kernels under qemu-riscv64, for
 # make bench (scripts/bench.sh calls it; figures are printed, never asserted).
 #   plugin_overhead.sh QEMU_USER LIBTLSTAT KERNELS_RV OUTDIR RUNS [TL_INSN]
-# Runs kernels_rv RUNS times without and with -plugin libtlstat.so and prints,
-# per kernel, the median in-guest time of its TL version (kernels_rv's own
-# median of 7 samples), the median over the runs of the ratio with/without
-# in the same run and, against its target, the largest over the kernels.
+# In each of RUNS rounds, every kernel's TL version runs once without and once
+# with -plugin libtlstat.so, back to back (`kernels_rv NAME tl`, which order
+# first alternates), so that the two runs of a pair see the same host.  Per
+# kernel it prints the median in-guest time (kernels_rv's own median of 7
+# samples) over the rounds, the median of the per-pair ratios with their
+# spread and, against its target, the largest ratio over the kernels.
 # (The program's wall time is not a figure: it sizes its repetitions to
 # fill a fixed time per sample.)
 # With TL_INSN (bench/tl_insn.c, whose loops write the
@@ -19,15 +21,28 @@ for f in "$qemu" "$plugin" "$prog"; do
     [ -e "$f" ] || { echo "error: $f is missing; run make qemu / make bench" >&2; exit 1; }
 done
 mkdir -p "$out"
+mapfile -t kernels < <("$qemu" -cpu rv64,xtl=on "$prog" list)
+[ ${#kernels[@]} -gt 0 ] || { echo "error: $prog list printed no kernels; run make bench" >&2; exit 1; }
+run() {   # run MODE ROUND OUTFILE PROGRAM [ARGS]: one run, appended to OUTFILE
+    local mode=$1 n=$2 to=$3 args=()
+    shift 3
+    [ "$mode" = plugin ] && args=(-plugin "$plugin,outfile=$out/tlstat.$n.$(basename "$1")${2:+.$2}.txt")
+    "$qemu" -cpu rv64,xtl=on "${args[@]}" "$@" >>"$to"
+}
 for n in $(seq 1 "$runs"); do
-    for mode in plain plugin; do
-        args=()
-        [ "$mode" = plugin ] && args=(-plugin "$plugin,outfile=$out/tlstat.$n.txt")
-        "$qemu" -cpu rv64,xtl=on "${args[@]}" "$prog" >"$out/kernels_rv.$mode.$n.txt"
-        if [ -n "$insn" ]; then
-            "$qemu" -cpu rv64,xtl=on "${args[@]/tlstat.$n.txt/tlstat-insn.$n.txt}" "$insn" >"$out/tl_insn.$mode.$n.txt"
-        fi
+    rm -f "$out"/kernels_rv.*."$n".txt "$out"/tl_insn.*."$n".txt
+    for i in "${!kernels[@]}"; do
+        order=(plain plugin)
+        [ $(((n + i) % 2)) -eq 1 ] && order=(plugin plain)
+        for mode in "${order[@]}"; do
+            run "$mode" "$n" "$out/kernels_rv.$mode.$n.txt" "$prog" "${kernels[$i]}" tl
+        done
     done
+    if [ -n "$insn" ]; then
+        for mode in plain plugin; do
+            run "$mode" "$n" "$out/tl_insn.$mode.$n.txt" "$insn"
+        done
+    fi
 done
 python3 - "$out" "$runs" <<'PY'
 import statistics, sys
@@ -44,9 +59,9 @@ def read(mode):
 base = read("plain")
 plug = read("plugin")
 print("== tlstat plugin overhead under qemu-riscv64 (TL version of each kernel, in-guest ns) ==")
-print("   runs without and with the plugin alternate; ratio = median of the per-run ratios, as the")
-print("   parity table's, so that the host's speed drifting between runs cancels out of each one")
-print(f"{'kernel':<38} {'no plugin':>12} {'tlstat':>12} {'ratio':>7}  {'runs min-max':>13}")
+print(f"   {runs} pairs per kernel, its two runs back to back; ratio = median of the per-pair ratios, as")
+print("   the parity table's, so that the host's speed drifting between pairs cancels out of each one")
+print(f"{'kernel':<38} {'no plugin':>12} {'tlstat':>12} {'ratio':>7}  {'pairs min-max':>13}")
 ratios = []
 for k in base:
     if k not in plug:

@@ -179,4 +179,4 @@ echo
 "$TL_REPO/scripts/bench-linux.sh"
 echo
 "$src/plugin_overhead.sh" "$qemu_user" "$tlstat" \
-    "$out/kernels_rv" "$out/plugin" "$runs" "$out/tl_insn"
+    "$out/kernels_rv" "$out/plugin" "$((runs * 3))" "$out/tl_insn"
