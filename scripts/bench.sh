@@ -106,6 +106,10 @@ if [ -z "$only" ]; then
         log "run $n of $runs"
         run host_memcpy "$n" "$out/host_memcpy"
         run tl_insn "$n" "$qemu_user" -cpu rv64,xtl=on "$out/tl_insn"
+        # right after tl_insn: the system/user ratio compares the two in each run
+        run baremetal "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -bios none \
+            -nographic -monitor none -serial stdio -display none -kernel "$out/baremetal.elf"
+        grep -q '^done' "$raw/baremetal.$n.txt" || die "the bare-metal benchmark did not finish (see $raw/baremetal.$n.txt)"
         run kernels_host "$n" "$out/kernels_host"
         run kernels_host_o3 "$n" "$out/kernels_host_o3"
         run kernels_host_staged "$n" "$out/kernels_host_o3" staged
@@ -114,9 +118,6 @@ if [ -z "$only" ]; then
         for vlen in 128 256; do
             run "kernels_rvv$vlen" "$n" "$qemu_stock" -cpu "rv64,v=true,vlen=$vlen" "$out/kernels_rvv"
         done
-        run baremetal "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -bios none \
-            -nographic -monitor none -serial stdio -display none -kernel "$out/baremetal.elf"
-        grep -q '^done' "$raw/baremetal.$n.txt" || die "the bare-metal benchmark did not finish (see $raw/baremetal.$n.txt)"
         for cfg in 1x1 2x1 2x2; do
             run "smp$cfg" "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -smp "${cfg%x*}" -bios none \
                 -nographic -monitor none -serial stdio -display none -kernel "$out/smp${cfg#*x}.elf"
