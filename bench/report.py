@@ -79,6 +79,23 @@ def system_user_ratios(d, key):
     return out
 
 
+def system_user_best(d, key):
+    """per run: system / user bytes per second of `key`, each the fastest of that run's
+    alternating runs of the two programs (sysuser_system.N.K.txt, sysuser_user.N.K.txt)"""
+    out = []
+    n = 1
+    while True:
+        sysr = [baremetal_run(f) for f in runs(d, f"sysuser_system.{n}")]
+        user = [per_insn_run(f) for f in runs(d, f"sysuser_user.{n}")]
+        if not sysr or not user:
+            return out
+        s = [r[key][0] for r in sysr if key in r]
+        u = [r[key][0] for r in user if key in r]
+        if s and u:
+            out.append(max(s) / max(u))
+        n += 1
+
+
 def kernels(d, prog):
     """name -> (bytes, tl_ns or None, plain_ns, check)."""
     acc = {}
@@ -167,9 +184,11 @@ def main():
     print_kernels(d, krv, m1)
 
     print("== 3. qemu-system-riscv64 (bare metal, M-mode) vs qemu-riscv64 (user mode) ==")
-    print("   the two run back to back in each run; system/user = median of the per-run ratios")
+    print("   system/user: the two programs back to back in each run, median of the per-run ratios;")
+    print("   best of 5: in each run the fastest of five alternating runs of each program, median over runs")
+    print("   (the target's figure: on some hosts each process runs at one of two speeds, in either mode)")
     print(f"{'figure':<26} {'user GB/s':>10} {'system GB/s':>12}  {'system/user':>11}  {'runs min-max':>12}"
-          f"  {'target':>7}  result")
+          f"  {'best of 5':>9}  {'runs min-max':>12}  {'target':>7}  result")
     for label, key, target in [("tl.load 1 KiB", "tl.load_1k", 0.9), ("tl.store 1 KiB", "tl.store_1k", 0.9),
                                ("tl.load+store 1 KiB", "tl.load+store_1k", None),
                                ("tl.load 1 KiB pitch 256", "tl.load_1k_pitch256", None),
@@ -178,11 +197,17 @@ def main():
         if key not in user or key not in system or not ratios:
             continue
         r = statistics.median(ratios)
-        t = f">= {target:g}" if target else ""
-        res = verdict(r >= target) if target else ""
         spread = f"{min(ratios):.3f}-{max(ratios):.3f}"
+        best = system_user_best(d, key)
+        if best:
+            b = statistics.median(best)
+            best_cols = f"{b:9.3f}  {min(best):.3f}-{max(best):.3f}"
+        else:
+            b, best_cols = None, f"{'-':>9}  {'-':>12}"
+        t = f">= {target:g}" if target else ""
+        res = verdict(b >= target) if target and b is not None else ""
         print(f"{label:<26} {gbs(user[key][0]):>10} {gbs(system[key][0]):>12}  {r:11.3f}  {spread:>12}"
-              f"  {t:>7}  {res}")
+              f"  {best_cols}  {t:>7}  {res}")
     print()
 
     print("== 4. Scaling ==")
