@@ -24,7 +24,7 @@ tl_load_config
 # The test scripts of each group (paths relative to the repository).
 group_scripts() {
     case "$1" in
-        scripts) echo tests/host/test_bad_input.sh tests/host/test_progress.sh tests/host/test_mirror.sh tests/host/test_encodings.sh ;;
+        scripts) echo tests/host/test_bad_input.sh tests/host/test_progress.sh tests/host/test_mirror.sh tests/host/test_encodings.sh tests/host/test_kselftest_report.sh ;;
         reference) echo tests/reference/test_tlref.py ;;
         user) echo tests/user/run.sh ;;
         diff) echo tests/diff/run.sh ;;

@@ -109,60 +109,7 @@ for c in ${TL_KSFT_CONFIGS:-${configs[*]}}; do     # TL_KSFT_CONFIGS: a subset, 
     esac
 done
 
-# name_status <exit status>: pass, skip, fail N or timeout
-name_status() {
-    case "$1" in
-        0) echo pass ;;
-        4) echo skip ;;
-        137|124) echo timeout ;;
-        *) echo "fail $1" ;;
-    esac
-}
-
-# status <config> <test>: its last run's status, or "not run"
-status() {
-    local s
-    s=$(awk -v t="$2" '$1 == t { print $2 }' "$logdir/$1.res" | tail -n 1)
-    if [ -n "$s" ]; then name_status "$s"; else echo "not run"; fi
-}
-
-# first_failure <config> <test>: its first run's status if the selftest was
-# run again (the first run failed), else nothing
-first_failure() {
-    local s
-    s=$(awk -v t="$2" '$1 == t { if (++n == 1) first = $2 } END { if (n > 1) print first }' "$logdir/$1.res")
-    [ -z "$s" ] || name_status "$s"
-}
-
-echo "# selftest                                 stock/max   stock/rv64v tl/max      tl/rv64v    tl/max TL   tl/rv64v TL"
-echo "# (* = it failed its first run and ran again; the status shown is the second run's)"
-for t in "${tests[@]}"; do
-    line=$(printf '%-42s' "$t")
-    for c in "${configs[@]}"; do
-        mark=
-        [ -z "$(first_failure "$c" "$t")" ] || mark='*'
-        line+=$(printf ' %-11s' "$(status "$c" "$t")$mark")
-    done
-    echo "# $line"
-done
-for t in "${tests[@]}"; do
-    for cpu in max rv64v; do
-        base=$(status "stock-$cpu" "$t")
-        base_how="passes on the kernel without TL support"
-        [ -z "$(first_failure "stock-$cpu" "$t")" ] || base_how+=", on its second run there"
-        for c in "tl-$cpu" "tl-$cpu-tlproc"; do
-            what="selftest $t on the TL kernel, -cpu ${cpu/rv64v/rv64,v=true,xtl=on}, $([ "$c" = "tl-$cpu" ] && echo "plain process" || echo "TL-using process")"
-            got=$(status "$c" "$t")
-            first=$(first_failure "$c" "$t")
-            [ -z "$first" ] || got="$got on its second run ($first on the first)"
-            if [ "$base" != pass ]; then
-                skip_case "$what" "it does not pass on the kernel without TL support either ($base there, $got here)"
-            else
-                [ "${got%% *}" = pass ]
-                check $? "$what: $got ($base_how)"
-            fi
-        done
-    done
-done
+. "$TL_REPO/tests/linux/kselftest-report.sh"
+ksft_report "$logdir"
 
 tap_end
