@@ -40,16 +40,34 @@ namespace {
  */
 #define TL_DENSE_ROWS(p) (((p)->selected & ((p)->selected + 1u)) == 0 && (p)->width == (p)->slice_bytes)
 
+/*
+ * The rows of a TL_DENSE_ROWS plan: its selected bits are the low ones, so
+ * their count is the highest bit's position (bsr), not a popcount, which
+ * x86-64 hosts without POPCNT in the baseline reach through a library call.
+ */
+inline uint32_t DenseRows(const tl_mem_plan *p)
+{
+    return p->selected ? 32u - uint32_t(__builtin_clz(p->selected)) : 0u;
+}
+
+/* The bytes of a load no row covers are zeroed; usually there are none. */
+inline void ZeroTail(uint8_t *dst, uint32_t covered)
+{
+    if (covered < TL_REG_BYTES) {
+        BulkZero(dst + covered, TL_REG_BYTES - covered);
+    }
+}
+
 #define TL_LOAD_SLICES(COPY)                                                            \
     do {                                                                                \
         if (TL_DENSE_ROWS(p)) {                                                         \
-            const uint32_t rows = uint32_t(__builtin_popcount(p->selected));            \
+            const uint32_t rows = DenseRows(p);                                         \
             const uint8_t *from = host;                                                 \
             uint8_t *to = dst;                                                          \
             for (uint32_t r = 0; r < rows; r++, from += p->pitch, to += p->width) {     \
                 COPY(to, from, p->width);                                               \
             }                                                                           \
-            BulkZero(to, TL_REG_BYTES - rows * p->width);                               \
+            ZeroTail(dst, rows * p->width);                                             \
             break;                                                                      \
         }                                                                               \
         uint32_t zero_from = 0;                                                         \
@@ -60,13 +78,13 @@ namespace {
             COPY(dst + start, host + uint64_t(i) * uint64_t(p->pitch), p->width);       \
             zero_from = start + p->width;                                               \
         }                                                                               \
-        BulkZero(dst + zero_from, TL_REG_BYTES - zero_from);                            \
+        ZeroTail(dst, zero_from);                                                       \
     } while (0)
 
 #define TL_STORE_SLICES(COPY)                                                           \
     do {                                                                                \
         if (TL_DENSE_ROWS(p)) {                                                         \
-            const uint32_t rows = uint32_t(__builtin_popcount(p->selected));            \
+            const uint32_t rows = DenseRows(p);                                         \
             uint8_t *to = host;                                                         \
             const uint8_t *from = src;                                                  \
             for (uint32_t r = 0; r < rows; r++, to += p->pitch, from += p->width) {     \
@@ -195,9 +213,9 @@ __attribute__((noinline, target("avx2"))) void LoadSlicesAvx2(uint8_t *dst, cons
                                                              const uint8_t *host)
 {
     if (TL_DENSE_ROWS(p)) {
-        const uint32_t rows = uint32_t(__builtin_popcount(p->selected));
+        const uint32_t rows = DenseRows(p);
         if (CopyDenseRowsAvx2(dst, p->width, host, p->pitch, p->width, rows)) {
-            BulkZero(dst + rows * p->width, TL_REG_BYTES - rows * p->width);
+            ZeroTail(dst, rows * p->width);
             return;
         }
     }
@@ -209,7 +227,7 @@ __attribute__((noinline, target("avx2"))) void StoreSlicesAvx2(uint8_t *host, co
 {
     if (TL_DENSE_ROWS(p) &&
         CopyDenseRowsAvx2(host, p->pitch, src, p->width, p->width,
-                          uint32_t(__builtin_popcount(p->selected)))) {
+                          DenseRows(p))) {
         return;
     }
     TL_STORE_SLICES(CopySliceAvx2);
@@ -253,9 +271,9 @@ __attribute__((noinline)) void LoadSlicesFromHost(uint8_t *dst, const tl_mem_pla
             LoadSlicesAvx512(dst, p, host);
             return;
         }
-        const uint32_t rows = uint32_t(__builtin_popcount(p->selected));
+        const uint32_t rows = DenseRows(p);
         if (CopyDenseRowsAvx512(dst, p->width, host, p->pitch, p->width, rows)) {
-            BulkZero(dst + rows * p->width, TL_REG_BYTES - rows * p->width);
+            ZeroTail(dst, rows * p->width);
             return;
         }
     }
@@ -273,7 +291,7 @@ __attribute__((noinline)) void StoreSlicesToHost(uint8_t *host, const tl_mem_pla
 #if defined(TL_AVX2_SLICES)
     if (HostUses(TL_HOST_SIMD_AVX512F) && TL_DENSE_ROWS(p) &&
         CopyDenseRowsAvx512(host, p->pitch, src, p->width, p->width,
-                            uint32_t(__builtin_popcount(p->selected)))) {
+                            DenseRows(p))) {
         return;
     }
     if (HostUses(TL_HOST_SIMD_AVX2)) {
