@@ -101,6 +101,30 @@ inline void ZeroTail(uint8_t *dst, uint32_t covered)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define TL_AVX2_SLICES 1
+/*
+ * The first n / 128 * 128 bytes (the count returned) in groups of 128: four
+ * 32-byte loads, then their stores.  Alternating load / store pairs took
+ * about 14 ns per KiB on an AVX2 host where this took 10 (and glibc's
+ * memmove 11-15; docs/performance.md).
+ */
+__attribute__((target("avx2"), always_inline)) inline uint32_t CopyGroupsAvx2(uint8_t *dst,
+                                                                            const uint8_t *src,
+                                                                            uint32_t n)
+{
+    uint32_t o = 0;
+    for (; o + 128 <= n; o += 128) {
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + o));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + o + 32));
+        const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + o + 64));
+        const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + o + 96));
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + o), a);
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + o + 32), b);
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + o + 64), c);
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + o + 96), e);
+    }
+    return o;
+}
+
 __attribute__((target("avx2"))) inline void CopySliceAvx2(uint8_t *dst, const uint8_t *src,
                                                            uint32_t n)
 {
@@ -108,7 +132,7 @@ __attribute__((target("avx2"))) inline void CopySliceAvx2(uint8_t *dst, const ui
         tl_copy_bytes(dst, src, n);
         return;
     }
-    uint32_t o = 0;
+    uint32_t o = CopyGroupsAvx2(dst, src, n);
     for (; o + 32 <= n; o += 32) {
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + o),
                             _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + o)));
@@ -146,27 +170,11 @@ __attribute__((target("avx512f"))) void CopyWholeRegAvx512(void *dst, const void
     }
 }
 
-/*
- * One register in 32-byte moves, four loads then four stores at a time.
- * glibc's memmove of 1 KiB (size dispatch, then a forward or, when dst - src
- * is small modulo 4 KiB, a backward loop) took about 2 ns more per store
- * into guest RAM under qemu-system-riscv64 than this (docs/performance.md).
- */
+/* One register in 32-byte moves (CopyGroupsAvx2). */
 __attribute__((target("avx2"))) void CopyWholeRegAvx2(void *dst, const void *src)
 {
     static_assert(TL_REG_BYTES % 128 == 0, "whole 128-byte groups");
-    uint8_t *d = static_cast<uint8_t *>(dst);
-    const uint8_t *s = static_cast<const uint8_t *>(src);
-    for (unsigned o = 0; o < TL_REG_BYTES; o += 128) {
-        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + o));
-        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + o + 32));
-        const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + o + 64));
-        const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + o + 96));
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + o), a);
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + o + 32), b);
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + o + 64), c);
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(d + o + 96), e);
-    }
+    CopyGroupsAvx2(static_cast<uint8_t *>(dst), static_cast<const uint8_t *>(src), TL_REG_BYTES);
 }
 
 __attribute__((noinline, target("avx512f"))) void LoadSlicesAvx512(uint8_t *dst,
@@ -177,8 +185,9 @@ __attribute__((noinline, target("avx512f"))) void LoadSlicesAvx512(uint8_t *dst,
 }
 
 /*
- * Dense rows of a fixed width W (a multiple of 32): the loop over rows with
- * W / 32 moves unrolled, no per-row size tests.
+ * Dense rows of a fixed width W (a multiple of 32, up to 256): the loop over
+ * rows, each row's W / 32 loads then its stores (as CopyGroupsAvx2), no
+ * per-row size tests.
  */
 template <uint32_t W>
 __attribute__((target("avx2"), always_inline)) inline void CopyRowsAvx2(uint8_t *to, int64_t to_step,
@@ -186,10 +195,16 @@ __attribute__((target("avx2"), always_inline)) inline void CopyRowsAvx2(uint8_t 
                                                                       int64_t from_step,
                                                                       uint32_t rows)
 {
+    static_assert(W % 32 == 0 && W <= 256, "a row in at most eight 32-byte registers");
     for (uint32_t r = 0; r < rows; r++, to += to_step, from += from_step) {
-        for (uint32_t o = 0; o < W; o += 32) {
-            _mm256_storeu_si256(reinterpret_cast<__m256i *>(to + o),
-                                _mm256_loadu_si256(reinterpret_cast<const __m256i *>(from + o)));
+        __m256i v[W / 32];
+#pragma GCC unroll 8
+        for (uint32_t i = 0; i < W / 32; i++) {
+            v[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(from + 32 * i));
+        }
+#pragma GCC unroll 8
+        for (uint32_t i = 0; i < W / 32; i++) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i *>(to + 32 * i), v[i]);
         }
     }
 }
