@@ -130,11 +130,15 @@ struct CsrValues {
 };
 
 /*
- * A vCPU's recent CsrValues for one kind of site (memory forms read ttype,
- * tshape, tmask_ls, stride, width and tinit; the others ttype only).  Only
- * the sites of the current one are decided (inline flag set) and
- * accumulate runs; switching back to an earlier one sets its sites' flags
- * again, so a loop that alternates two strides calls no callback per site.
+ * A vCPU's recent CsrValues for one kind of site (loads and stores, each
+ * their own kind, read ttype, tshape, tmask_ls, stride, width and tinit;
+ * the other forms ttype only).  Only the sites of the current one are
+ * decided (inline flag set) and accumulate runs; switching back to an
+ * earlier one sets its sites' flags again, so a loop that alternates two
+ * strides calls no callback per site.  Loads and stores switch apart: a
+ * kernel that loads with one stride and stores with another finds its
+ * loads' values current at every load and its stores' at every store, and
+ * switches nothing.
  */
 struct DecisionTable {
     uint32_t csrs;
@@ -142,6 +146,16 @@ struct DecisionTable {
     int cur = -1;
 };
 constexpr size_t kMaxRecentValues = 8;
+constexpr uint32_t kMemoryCsrs = 1u << tl::TTYPE | 1u << tl::TSHAPE | 1u << tl::TMASK_LS | 1u << tl::TSTRIDE |
+                                 1u << tl::TWIDTH | 1u << tl::TINIT;
+
+/* The kinds of site, each with its DecisionTable and changed flag. */
+enum SiteKind { kOtherSite, kLoadSite, kStoreSite };
+
+inline SiteKind kind_of(int form)
+{
+    return !tl::is_memory(form) ? kOtherSite : tl::is_store(form) ? kStoreSite : kLoadSite;
+}
 
 /* Everything one vCPU owns; only that vCPU's thread touches it while running. */
 struct Vcpu {
@@ -158,9 +172,8 @@ struct Vcpu {
     FormStat forms[tl::F_NUM][tl::kNumTypes + 1];
     uint64_t cells[tl::kNumCells] = {};
     std::vector<SiteState> sites;          /* by Site::id */
-    DecisionTable mem_table{1u << tl::TTYPE | 1u << tl::TSHAPE | 1u << tl::TMASK_LS | 1u << tl::TSTRIDE |
-                                1u << tl::TWIDTH | 1u << tl::TINIT,
-                            {}, -1};
+    DecisionTable load_table{kMemoryCsrs, {}, -1};
+    DecisionTable store_table{kMemoryCsrs, {}, -1};
     DecisionTable other_table{1u << tl::TTYPE, {}, -1};
     uint64_t next_values_id = 1;
     GByteArray *buf = g_byte_array_new();
@@ -181,10 +194,12 @@ struct Slot {
     /*
      * The TL CSRs may differ from the ones the live decisions were made
      * from: ttype or tinit (every decision), or the other CSRs that memory
-     * forms read (tshape, tmask_ls, the stride and the width).
+     * forms read (tshape, tmask_ls, the stride and the width), for the
+     * loads' and the stores' decisions apart.
      */
     uint64_t type_changed;
-    uint64_t mem_changed;
+    uint64_t load_changed;
+    uint64_t store_changed;
     uint64_t pending;                      /* the unresolved TL instruction's Site *, or 0 */
 };
 
@@ -215,7 +230,7 @@ bool system_mode;
 uint64_t load_start;                       /* user mode: start of the program's code */
 qemu_plugin_scoreboard *slots;
 qemu_plugin_u64 insns_entry, pending_entry, any_csr_write_entry, csr_write_entry[tl::kNumCsrs];
-qemu_plugin_u64 type_changed_entry, mem_changed_entry;
+qemu_plugin_u64 type_changed_entry, load_changed_entry, store_changed_entry;
 qemu_plugin_u64 known_value_entry[tl::kNumCsrs], known_fresh_entry[tl::kNumCsrs];
 
 /*
@@ -292,7 +307,12 @@ uint64_t read_reg(Vcpu &v, const RegHandle &r)
     if (!r.h) {
         return 0;
     }
-    g_byte_array_set_size(v.buf, 0);
+    /*
+     * Emptied by hand: g_byte_array_set_size(buf, 0) goes through
+     * g_array_remove_range, a measurable part of a CSR read.  The
+     * register API only appends.
+     */
+    v.buf->len = 0;
     int n = qemu_plugin_read_register(r.h, v.buf);
     uint64_t val = 0;
     for (int i = std::min(n, 8) - 1; i >= 0; i--) {
@@ -357,14 +377,10 @@ void vcpu_init(qemu_plugin_id_t, unsigned int vcpu_index)
  */
 uint32_t csrs_needed(int form)
 {
-    uint32_t need = 1u << tl::TTYPE;
-    if (tl::is_memory(form)) {
-        need |= 1u << tl::TSHAPE | 1u << tl::TWIDTH | 1u << tl::TSTRIDE | 1u << tl::TINIT;
-        if (tl::is_masked_memory(form)) {
-            need |= 1u << tl::TMASK_LS;
-        }
+    if (!tl::is_memory(form)) {
+        return 1u << tl::TTYPE;
     }
-    return need;
+    return tl::is_masked_memory(form) ? kMemoryCsrs : kMemoryCsrs & ~(1u << tl::TMASK_LS);
 }
 
 /*
@@ -665,10 +681,15 @@ void switch_values(Vcpu &v, Slot &s, DecisionTable &t, unsigned vcpu_index)
     t.cur = int(t.recent.size() - 1);
 }
 
+DecisionTable &table_of(Vcpu &v, SiteKind kind)
+{
+    return kind == kLoadSite ? v.load_table : kind == kStoreSite ? v.store_table : v.other_table;
+}
+
 /* A site's decision for the present CSRs, kept while they are current. */
 void decide_live(Vcpu &v, Slot &s, const Site *site, unsigned vcpu_index)
 {
-    DecisionTable &t = tl::is_memory(site->insn.form) ? v.mem_table : v.other_table;
+    DecisionTable &t = table_of(v, kind_of(site->insn.form));
     if (t.cur < 0) {
         switch_values(v, s, t, vcpu_index);
     }
@@ -698,7 +719,7 @@ void decide_live(Vcpu &v, Slot &s, const Site *site, unsigned vcpu_index)
 /* Every site's runs counted and its decision dropped (exit, fork). */
 void flush_all_sites(Vcpu &v, unsigned vcpu_index)
 {
-    for (DecisionTable *t : {&v.mem_table, &v.other_table}) {
+    for (DecisionTable *t : {&v.load_table, &v.store_table, &v.other_table}) {
         flush_current(*t, vcpu_index);
         for (CsrValues &vals : t->recent) {
             for (const CsrValues::Member &m : vals.sites) {
@@ -714,7 +735,8 @@ void flush_all_sites(Vcpu &v, unsigned vcpu_index)
 void mark_csrs_changed(Slot &s)
 {
     s.type_changed = 1;
-    s.mem_changed = 1;
+    s.load_changed = 1;
+    s.store_changed = 1;
 }
 
 /* v.pending from the slot's unresolved instruction; false if it has no decision. */
@@ -808,13 +830,14 @@ void on_tl_decide(unsigned int vcpu_index, void *udata)
 }
 
 /*
- * The first TL instruction after a CSR its decision reads may have changed:
- * ttype or tinit for every form (condition: type_changed != 0), the other
- * CSRs memory forms read for those (mem_changed != 0; set with
- * type_changed too).  The CSRs' present values become current for sites of
- * this kind; this site, if still undecided, is decided by on_tl_decide next.
+ * The first TL instruction of its kind after a CSR its decision reads may
+ * have changed: ttype or tinit for every form (condition: type_changed !=
+ * 0), the other CSRs memory forms read for loads (load_changed != 0) and
+ * stores (store_changed != 0; both set with type_changed too).  The CSRs'
+ * present values become current for sites of this kind; this site, if
+ * still undecided, is decided by on_tl_decide next.
  */
-template <bool kMemory>
+template <SiteKind kKind>
 void on_tl_csrs_changed(unsigned int vcpu_index, void *udata)
 {
     Slot &s = *slot_of(vcpu_index);
@@ -827,13 +850,8 @@ void on_tl_csrs_changed(unsigned int vcpu_index, void *udata)
     if (s.pending) {
         resolve(v, s, site->pc);
     }
-    if (kMemory) {
-        s.mem_changed = 0;
-        switch_values(v, s, v.mem_table, vcpu_index);
-    } else {
-        s.type_changed = 0;
-        switch_values(v, s, v.other_table, vcpu_index);
-    }
+    (kKind == kLoadSite ? s.load_changed : kKind == kStoreSite ? s.store_changed : s.type_changed) = 0;
+    switch_values(v, s, table_of(v, kKind), vcpu_index);
 }
 
 void on_block_entry(unsigned int vcpu_index, void *udata)
@@ -893,7 +911,9 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
                                                                 type_changed_entry, 1);
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
-                                                                mem_changed_entry, 1);
+                                                                load_changed_entry, 1);
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                store_changed_entry, 1);
         }
         const int csr = tl::csr_write_index(w);
         if (csr >= 0) {
@@ -917,9 +937,11 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
                 qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
                                                                     type_changed_entry, 1);
             }
-            if (csrs_needed(tl::F_MLOAD) & (1u << csr)) {
+            if (kMemoryCsrs & (1u << csr)) {
                 qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
-                                                                    mem_changed_entry, 1);
+                                                                    load_changed_entry, 1);
+                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                    store_changed_entry, 1);
             }
         }
         if (prev_tl) {
@@ -942,15 +964,17 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
             const size_t at = offsetof(SiteBoard, site) + site->id % kSitesPerBoard * sizeof(SiteRuns);
             const qemu_plugin_u64 runs{board, at + offsetof(SiteRuns, runs)};
             const qemu_plugin_u64 decided{board, at + offsetof(SiteRuns, decided)};
-            if (tl::is_memory(site->insn.form)) {
-                qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_tl_csrs_changed<true>,
-                                                            QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
-                                                            mem_changed_entry, 0, site);
-            } else {
-                qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_tl_csrs_changed<false>,
-                                                            QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
-                                                            type_changed_entry, 0, site);
-            }
+            const SiteKind kind = kind_of(site->insn.form);
+            qemu_plugin_register_vcpu_insn_exec_cond_cb(
+                insn,
+                kind == kLoadSite    ? on_tl_csrs_changed<kLoadSite>
+                : kind == kStoreSite ? on_tl_csrs_changed<kStoreSite>
+                                     : on_tl_csrs_changed<kOtherSite>,
+                QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
+                kind == kLoadSite    ? load_changed_entry
+                : kind == kStoreSite ? store_changed_entry
+                                     : type_changed_entry,
+                0, site);
             qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_tl_decide, QEMU_PLUGIN_CB_R_REGS,
                                                         QEMU_PLUGIN_COND_EQ, decided, 0, site);
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64, runs, 1);
@@ -1146,7 +1170,8 @@ extern "C" QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const
     pending_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, pending);
     any_csr_write_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, any_csr_writes);
     type_changed_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, type_changed);
-    mem_changed_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, mem_changed);
+    load_changed_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, load_changed);
+    store_changed_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, store_changed);
     for (int c = 0; c < tl::kNumCsrs; c++) {
         csr_write_entry[c] = {slots, offsetof(Slot, csr_writes) + c * sizeof(uint64_t)};
         known_value_entry[c] = {slots, offsetof(Slot, known_value) + c * sizeof(uint64_t)};
