@@ -324,8 +324,19 @@ uint64_t read_reg(Vcpu &v, const RegHandle &r)
 void vcpu_init(qemu_plugin_id_t, unsigned int vcpu_index)
 {
     std::lock_guard<std::mutex> g(mtx);
-    if (vcpu_of(vcpu_index) || vcpu_index / kVcpusPerChunk >= kVcpuChunks) {
-        return;                            /* a linux-user thread reusing an index (or past 65535) */
+    if (Vcpu *old = vcpu_of(vcpu_index)) {
+        /*
+         * A linux-user thread taking the index of one that exited: its TL
+         * CSRs are its parent's, not those the exited thread's decisions
+         * were made from.  That thread's exit ecall set the slot's changed
+         * flags, so the first TL instruction of each kind switches values;
+         * with reload it reads them first.
+         */
+        old->reload = true;
+        return;
+    }
+    if (vcpu_index / kVcpusPerChunk >= kVcpuChunks) {
+        return;                            /* past 65535: not counted */
     }
     auto v = std::make_unique<Vcpu>();
     GArray *regs = qemu_plugin_get_registers();

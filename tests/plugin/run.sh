@@ -37,6 +37,7 @@ build() {   # build <output> <compiler and flags...>
 UFLAGS=(-O2 -Wall -Werror -static -I"$TL_REPO/include")
 build "$out/known" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/known.c"
 build "$out/threads" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/threads.c" -lpthread
+build "$out/thread_reuse" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/thread_reuse.c" -lpthread
 build "$out/names" riscv64-linux-gnu-g++ -std=c++17 "${UFLAGS[@]}" "$src/names.cpp"
 build "$out/fork" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/fork.c"
 build "$out/mem_watch" riscv64-linux-gnu-gcc "${UFLAGS[@]}" "$src/mem_watch.c"
@@ -87,6 +88,13 @@ for nt in 4 36; do
         "$n" "$b" >"$out/threads$nt.expected.json"
     compare "$out/threads$nt.json" "$out/threads$nt.expected.json" "$nt threads"
 done
+# A thread created after another exited takes its vCPU index, with its parent's
+# CSRs (thread_reuse.c's comment): 300 loads of 2 * 32 bytes, 700 of 2 * 64.
+run_user thread_reuse rv64,xtl=on "format=json,outfile=$out/thread_reuse.json" "$out/thread_reuse"
+check "$(cat "$out/thread_reuse.rc")" "thread_reuse.c runs to the end under the plugin (exit $(cat "$out/thread_reuse.rc"))"
+printf '{"mix": {"tl.load int8": [%d, %d, 0]}, "cells": ["tl.load int8 contiguous partial-width", "csr tshape written", "csr tmask_load_width written"]}\n' \
+    $((300 + 700)) $((300 * 2 * 32 + 700 * 2 * 64)) >"$out/thread_reuse.expected.json"
+compare "$out/thread_reuse.json" "$out/thread_reuse.expected.json" "a thread on an exited thread's vCPU index"
 
 # 4. Random cases, expectations from the reference model.
 seed=${PLUGIN_CASES_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
@@ -252,7 +260,7 @@ if [ "$nfw" -gt 0 ]; then
 fi
 
 # 8. JSON reports against the schema; a broken report must fail.
-for j in known threads4 threads36 cases smp2-rv64-MTTCG smp4-max-icount smp1-replay fork-merged fw/merged; do
+for j in known threads4 threads36 thread_reuse cases smp2-rv64-MTTCG smp4-max-icount smp1-replay fork-merged fw/merged; do
     [ -f "$out/$j.json" ] || continue
     "${report[@]}" validate "$out/$j.json" >"$out/validate.log" 2>&1
     check $? "$j.json is valid against tlstat.schema.json"
