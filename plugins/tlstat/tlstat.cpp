@@ -150,7 +150,14 @@ constexpr uint32_t kMemoryCsrs = 1u << tl::TTYPE | 1u << tl::TSHAPE | 1u << tl::
                                  1u << tl::TWIDTH | 1u << tl::TINIT;
 
 /* The kinds of site, each with its DecisionTable and changed flag. */
-enum SiteKind { kOtherSite, kLoadSite, kStoreSite };
+enum SiteKind { kOtherSite, kLoadSite, kStoreSite, kNumSiteKinds };
+
+/*
+ * The CSRs whose writes may change each kind's decisions: ttype, and
+ * tinit (a write of it changes the other CSRs' values, section 2.6), for
+ * every kind; loads and stores also read the shape, mask, stride and width.
+ */
+constexpr uint32_t kChangedBy[kNumSiteKinds] = {1u << tl::TTYPE | 1u << tl::TINIT, kMemoryCsrs, kMemoryCsrs};
 
 inline SiteKind kind_of(int form)
 {
@@ -172,9 +179,7 @@ struct Vcpu {
     FormStat forms[tl::F_NUM][tl::kNumTypes + 1];
     uint64_t cells[tl::kNumCells] = {};
     std::vector<SiteState> sites;          /* by Site::id */
-    DecisionTable load_table{kMemoryCsrs, {}, -1};
-    DecisionTable store_table{kMemoryCsrs, {}, -1};
-    DecisionTable other_table{1u << tl::TTYPE, {}, -1};
+    DecisionTable tables[kNumSiteKinds]{{1u << tl::TTYPE, {}, -1}, {kMemoryCsrs, {}, -1}, {kMemoryCsrs, {}, -1}};
     uint64_t next_values_id = 1;
     GByteArray *buf = g_byte_array_new();
 };
@@ -192,14 +197,10 @@ struct Slot {
     uint64_t known_value[tl::kNumCsrs];
     uint64_t known_fresh[tl::kNumCsrs];
     /*
-     * The TL CSRs may differ from the ones the live decisions were made
-     * from: ttype or tinit (every decision), or the other CSRs that memory
-     * forms read (tshape, tmask_ls, the stride and the width), for the
-     * loads' and the stores' decisions apart.
+     * By SiteKind: a CSR of kChangedBy[kind] may differ from the values
+     * the kind's live decisions were made from.
      */
-    uint64_t type_changed;
-    uint64_t load_changed;
-    uint64_t store_changed;
+    uint64_t changed[kNumSiteKinds];
     uint64_t pending;                      /* the unresolved TL instruction's Site *, or 0 */
 };
 
@@ -230,7 +231,7 @@ bool system_mode;
 uint64_t load_start;                       /* user mode: start of the program's code */
 qemu_plugin_scoreboard *slots;
 qemu_plugin_u64 insns_entry, pending_entry, any_csr_write_entry, csr_write_entry[tl::kNumCsrs];
-qemu_plugin_u64 type_changed_entry, load_changed_entry, store_changed_entry;
+qemu_plugin_u64 changed_entry[kNumSiteKinds];
 qemu_plugin_u64 known_value_entry[tl::kNumCsrs], known_fresh_entry[tl::kNumCsrs];
 
 /*
@@ -692,15 +693,10 @@ void switch_values(Vcpu &v, Slot &s, DecisionTable &t, unsigned vcpu_index)
     t.cur = int(t.recent.size() - 1);
 }
 
-DecisionTable &table_of(Vcpu &v, SiteKind kind)
-{
-    return kind == kLoadSite ? v.load_table : kind == kStoreSite ? v.store_table : v.other_table;
-}
-
 /* A site's decision for the present CSRs, kept while they are current. */
 void decide_live(Vcpu &v, Slot &s, const Site *site, unsigned vcpu_index)
 {
-    DecisionTable &t = table_of(v, kind_of(site->insn.form));
+    DecisionTable &t = v.tables[kind_of(site->insn.form)];
     if (t.cur < 0) {
         switch_values(v, s, t, vcpu_index);
     }
@@ -730,24 +726,22 @@ void decide_live(Vcpu &v, Slot &s, const Site *site, unsigned vcpu_index)
 /* Every site's runs counted and its decision dropped (exit, fork). */
 void flush_all_sites(Vcpu &v, unsigned vcpu_index)
 {
-    for (DecisionTable *t : {&v.load_table, &v.store_table, &v.other_table}) {
-        flush_current(*t, vcpu_index);
-        for (CsrValues &vals : t->recent) {
+    for (DecisionTable &t : v.tables) {
+        flush_current(t, vcpu_index);
+        for (CsrValues &vals : t.recent) {
             for (const CsrValues::Member &m : vals.sites) {
                 retire_member(v, m);
             }
         }
-        t->recent.clear();
-        t->cur = -1;
+        t.recent.clear();
+        t.cur = -1;
     }
 }
 
 /* Every decision is checked again at the next TL instruction. */
 void mark_csrs_changed(Slot &s)
 {
-    s.type_changed = 1;
-    s.load_changed = 1;
-    s.store_changed = 1;
+    std::fill(std::begin(s.changed), std::end(s.changed), 1);
 }
 
 /* v.pending from the slot's unresolved instruction; false if it has no decision. */
@@ -841,12 +835,10 @@ void on_tl_decide(unsigned int vcpu_index, void *udata)
 }
 
 /*
- * The first TL instruction of its kind after a CSR its decision reads may
- * have changed: ttype or tinit for every form (condition: type_changed !=
- * 0), the other CSRs memory forms read for loads (load_changed != 0) and
- * stores (store_changed != 0; both set with type_changed too).  The CSRs'
- * present values become current for sites of this kind; this site, if
- * still undecided, is decided by on_tl_decide next.
+ * The first TL instruction of its kind after a CSR its decisions read may
+ * have changed (condition: changed[kKind] != 0).  The CSRs' present values
+ * become current for sites of this kind; this site, if still undecided, is
+ * decided by on_tl_decide next.
  */
 template <SiteKind kKind>
 void on_tl_csrs_changed(unsigned int vcpu_index, void *udata)
@@ -861,8 +853,8 @@ void on_tl_csrs_changed(unsigned int vcpu_index, void *udata)
     if (s.pending) {
         resolve(v, s, site->pc);
     }
-    (kKind == kLoadSite ? s.load_changed : kKind == kStoreSite ? s.store_changed : s.type_changed) = 0;
-    switch_values(v, s, table_of(v, kKind), vcpu_index);
+    s.changed[kKind] = 0;
+    switch_values(v, s, v.tables[kKind], vcpu_index);
 }
 
 void on_block_entry(unsigned int vcpu_index, void *udata)
@@ -919,12 +911,10 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
              * rt_sigreturn restores the TL CSRs from the signal frame; the
              * syscall callback cannot set the flags (see slot_of).
              */
-            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
-                                                                type_changed_entry, 1);
-            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
-                                                                load_changed_entry, 1);
-            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
-                                                                store_changed_entry, 1);
+            for (const qemu_plugin_u64 &changed : changed_entry) {
+                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                    changed, 1);
+            }
         }
         const int csr = tl::csr_write_index(w);
         if (csr >= 0) {
@@ -944,15 +934,11 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
                                                                 csr_write_entry[csr], 1);
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
                                                                 any_csr_write_entry, 1);
-            if (csr == tl::TTYPE || csr == tl::TINIT) {
-                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
-                                                                    type_changed_entry, 1);
-            }
-            if (kMemoryCsrs & (1u << csr)) {
-                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
-                                                                    load_changed_entry, 1);
-                qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
-                                                                    store_changed_entry, 1);
+            for (int k = 0; k < kNumSiteKinds; k++) {
+                if (kChangedBy[k] & (1u << csr)) {
+                    qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_STORE_U64,
+                                                                        changed_entry[k], 1);
+                }
             }
         }
         if (prev_tl) {
@@ -975,17 +961,11 @@ void on_tb_trans(qemu_plugin_id_t, struct qemu_plugin_tb *tb)
             const size_t at = offsetof(SiteBoard, site) + site->id % kSitesPerBoard * sizeof(SiteRuns);
             const qemu_plugin_u64 runs{board, at + offsetof(SiteRuns, runs)};
             const qemu_plugin_u64 decided{board, at + offsetof(SiteRuns, decided)};
+            static constexpr qemu_plugin_vcpu_udata_cb_t kOnCsrsChanged[kNumSiteKinds] = {
+                on_tl_csrs_changed<kOtherSite>, on_tl_csrs_changed<kLoadSite>, on_tl_csrs_changed<kStoreSite>};
             const SiteKind kind = kind_of(site->insn.form);
-            qemu_plugin_register_vcpu_insn_exec_cond_cb(
-                insn,
-                kind == kLoadSite    ? on_tl_csrs_changed<kLoadSite>
-                : kind == kStoreSite ? on_tl_csrs_changed<kStoreSite>
-                                     : on_tl_csrs_changed<kOtherSite>,
-                QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
-                kind == kLoadSite    ? load_changed_entry
-                : kind == kStoreSite ? store_changed_entry
-                                     : type_changed_entry,
-                0, site);
+            qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, kOnCsrsChanged[kind], QEMU_PLUGIN_CB_R_REGS,
+                                                        QEMU_PLUGIN_COND_NE, changed_entry[kind], 0, site);
             qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_tl_decide, QEMU_PLUGIN_CB_R_REGS,
                                                         QEMU_PLUGIN_COND_EQ, decided, 0, site);
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64, runs, 1);
@@ -1180,9 +1160,9 @@ extern "C" QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const
     insns_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, insns);
     pending_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, pending);
     any_csr_write_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, any_csr_writes);
-    type_changed_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, type_changed);
-    load_changed_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, load_changed);
-    store_changed_entry = qemu_plugin_scoreboard_u64_in_struct(slots, Slot, store_changed);
+    for (int k = 0; k < kNumSiteKinds; k++) {
+        changed_entry[k] = {slots, offsetof(Slot, changed) + k * sizeof(uint64_t)};
+    }
     for (int c = 0; c < tl::kNumCsrs; c++) {
         csr_write_entry[c] = {slots, offsetof(Slot, csr_writes) + c * sizeof(uint64_t)};
         known_value_entry[c] = {slots, offsetof(Slot, known_value) + c * sizeof(uint64_t)};
