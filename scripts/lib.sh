@@ -428,6 +428,17 @@ tl_timed() {
     return "$rc"
 }
 
+# tl_keep_stderr FILE CMD...: runs CMD with its standard error shown as it
+# comes (the progress of long steps) and kept in FILE for the caller to read
+# afterwards; CMD's standard output goes where this function's goes.
+# Returns CMD's status.
+tl_keep_stderr() {
+    local file=$1 rc
+    shift
+    { "$@" 2>&1 >&3 3>&- | tee "$file" >&2; rc=${PIPESTATUS[0]}; } 3>&1
+    return "$rc"
+}
+
 # tl_progress_status LOG: one short status from a build log so far: ninja's
 # last "[n/m]" as "n/m (p%)", otherwise the number of compiled files
 # (lines like "  CC  path" of Kbuild and OpenSBI, "libtool: compile" and

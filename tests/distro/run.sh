@@ -44,8 +44,10 @@ tl_checks=("TL kernel: login prompt" "TL kernel: ssh" "TL kernel: multi-user.tar
            "TL kernel: kernel log clean" "TL kernel: poweroff")
 
 rc=0
-# its own copy: what make distro's users changed in theirs stays
-TL_DISTRO_IMAGE="$logdir/tl-debian.ext4" "$TL_REPO/scripts/build-distro.sh" >"$logdir/build.out" 2>"$logdir/build.err" || rc=$?
+# its own copy: what make distro's users changed in theirs stays; the
+# build's progress (the second stage takes minutes) shows as it runs
+TL_DISTRO_IMAGE="$logdir/tl-debian.ext4" tl_keep_stderr "$logdir/build.err" \
+    "$TL_REPO/scripts/build-distro.sh" >"$logdir/build.out" || rc=$?
 if [ "$rc" -eq 3 ]; then
     reason=$(grep '^error: ' "$logdir/build.err" | tail -n 1)
     for c in "${tl_checks[@]}" "stock kernel: the same system"; do
@@ -65,13 +67,12 @@ tl_linux_prepare tl
 tl_kernel=$TL_KERNEL
 stock_kernel=$("$TL_REPO/scripts/build-linux.sh" --stock) || die "cannot build the kernel without TL support"
 rc=0
-ksft=$("$TL_REPO/scripts/build-kselftests.sh" 2>"$logdir/ksft-build.err") || rc=$?
+ksft=$(tl_keep_stderr "$logdir/ksft-build.err" "$TL_REPO/scripts/build-kselftests.sh") || rc=$?
 ksft_skip=""
 if [ "$rc" -eq 3 ]; then
     ksft_skip="Linux's selftests are not built: $(grep '^error: ' "$logdir/ksft-build.err" | tail -n 1)"
 elif [ "$rc" -ne 0 ]; then
-    cat "$logdir/ksft-build.err" >&2
-    die "the selftests did not build (see above)"
+    die "the selftests did not build (its errors are above)"
 fi
 
 declare -A login_s ctx_plain ctx_tl ksft_rc

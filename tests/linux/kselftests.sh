@@ -37,7 +37,7 @@ mkdir -p "$logdir"
 mapfile -t tests < <(awk '!/^#/ && NF { print $1 }' "$src/run.list")
 
 rc=0
-ksft=$("$TL_REPO/scripts/build-kselftests.sh" 2>"$logdir/build.err") || rc=$?
+ksft=$(tl_keep_stderr "$logdir/build.err" "$TL_REPO/scripts/build-kselftests.sh") || rc=$?
 if [ "$rc" -eq 3 ]; then
     reason=$(grep '^error: ' "$logdir/build.err" | tail -n 1)
     for t in "${tests[@]}"; do
@@ -46,7 +46,7 @@ if [ "$rc" -eq 3 ]; then
     tap_end
     exit
 fi
-[ "$rc" -eq 0 ] || { cat "$logdir/build.err" >&2; die "the selftests did not build (see above)"; }
+[ "$rc" -eq 0 ] || die "the selftests did not build (its errors are above)"
 
 tl_kernel=$("$TL_REPO/scripts/build-linux.sh") || die "cannot build the TL kernel"
 stock_kernel=$("$TL_REPO/scripts/build-linux.sh" --stock) || die "cannot build the kernel without TL support"
