@@ -3,8 +3,10 @@
  * target/riscv/helper.h.  They may raise exceptions, so they must not be
  * NO_RWG (the GPRs have to be in env when an exception unwinds).
  */
-/* The translated fast path's copy (checked inline), which cannot fault. */
+/* The translated fast path's copies (checked inline), which cannot fault. */
 DEF_HELPER_FLAGS_2(xtl_copy_whole_reg, TCG_CALL_NO_WG, void, ptr, ptr)
+DEF_HELPER_FLAGS_3(xtl_load_host, TCG_CALL_NO_WG, void, env, i32, ptr)
+DEF_HELPER_FLAGS_3(xtl_store_host, TCG_CALL_NO_WG, void, env, i32, ptr)
 DEF_HELPER_FLAGS_5(xtl_load, TCG_CALL_NO_WG, void, env, i32, i32, s32, tl)
 DEF_HELPER_FLAGS_5(xtl_store, TCG_CALL_NO_WG, void, env, i32, i32, s32, tl)
 DEF_HELPER_FLAGS_5(xtl_concat, TCG_CALL_NO_WG, void, env, i32, i32, i32, i32)

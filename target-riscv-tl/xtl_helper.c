@@ -629,8 +629,7 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
     uint64_t addr_mask, first;
     uint8_t *host;
 
-    if (unlikely(!((s->mem_plan_valid >> masked) & 1) || plan->status != TL_OK ||
-                 !plan->ordered || plan->span == 0)) {
+    if (unlikely(!((s->mem_plan_valid >> masked) & 1) || !plan->direct)) {
         return false;
     }
     addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
@@ -668,6 +667,17 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
 void HELPER(xtl_copy_whole_reg)(void *dst, void *src)
 {
     tl_copy_whole_reg(dst, src);
+}
+
+/* The translated fast path's copy of an unmasked direct plan other than a whole register. */
+void HELPER(xtl_load_host)(CPURISCVState *env, uint32_t tlr, void *host)
+{
+    tl_load_from_host(&env->xtl, tlr, &env->xtl.mem_plan[0], host);
+}
+
+void HELPER(xtl_store_host)(CPURISCVState *env, uint32_t tlr, void *host)
+{
+    tl_store_to_host(&env->xtl, tlr, &env->xtl.mem_plan[0], host);
 }
 
 /* flags: XTL_MEM_* (xtl_mem_flags.h) */

@@ -316,6 +316,7 @@ const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
         if (p->ordered && m.selected != 0) {
             const uint64_t last = 31 - unsigned(__builtin_clz(m.selected));
             p->span = last * uint64_t(m.pitch) + m.width;
+            p->direct = 1;
         }
     }
     const uint32_t slot = used < TL_MEM_PLAN_CACHE_SIZE

@@ -403,6 +403,51 @@ static void test_store(void)
           "%s: tl.store int8 [3,1,4] W=4 P=0: slice 2 (register bytes 8..11) is what remains", MN);
 }
 
+/*
+ * A strided load and a strided store, each run three times in a row with
+ * the CSRs unchanged: after the first, the plan is current and the page in
+ * the TLB, so the translated fast path moves the slices (a span within one
+ * page).
+ */
+static void test_repeated(void)
+{
+    static uint8_t regpat[1024];
+    uint32_t w;
+    int ok = 1;
+
+    tl_setup(TL_TYPE_INT8, 4, 1, 64, 64, 200);
+    tl_poison(1);
+    w = W_LOAD(1, 2, T0);
+    for (int k = 0; k < 3; k++) {
+        ok &= expect_no_trap(w, A(src + 1000), 0);
+    }
+    memset(want, 0, 1024);
+    for (int i = 0; i < 4; i++) {
+        memcpy(want + 64 * i, src + 1128 + 200 * i, 64);
+    }
+    check(ok && reg_is(1, want, "repeated load"),
+          "%s: tl.load tl1, 2(t0=src+1000) int8 [4,1,64] W=64 P=200, three times: slices from "
+          "src+1128+200i at bytes 64i, zero from byte 256", MN);
+
+    fill_regpat(regpat);
+    tl_fill(2, regpat);
+    tl_setup(TL_TYPE_INT8, 4, 1, 64, 64, 200);
+    memset(dst, 0xEE, 4096);
+    ok = 1;
+    w = W_STORE(2, -1, T0);
+    for (int k = 0; k < 3; k++) {
+        ok &= expect_no_trap(w, A(dst + 2000), 0);
+    }
+    static uint8_t want_page[4096];
+    memset(want_page, 0xEE, 4096);
+    for (int i = 0; i < 4; i++) {
+        memcpy(want_page + 1936 + 200 * i, regpat + 64 * i, 64);
+    }
+    check(ok && mem_equal("repeated store", dst, want_page, 4096),
+          "%s: tl.store tl2, -1(t0=dst+2000) int8 [4,1,64] W=64 P=200, three times: register "
+          "bytes [64i, 64i+64) at dst+1936+200i, nothing else in the page written", MN);
+}
+
 static void load_ab(void)
 {
     tl_fill(3, pa);
@@ -966,6 +1011,7 @@ static long insn_suite(long mode)
     MN = mode_name(mode);
     test_load();
     test_store();
+    test_repeated();
     test_concat_merge();
     test_addi();
     test_muls();

@@ -346,6 +346,52 @@ TEST_F(FastPathTest, DenseRowsOfUnrolledWidthsFollowTheSliceRule)
 }
 
 /*
+ * direct (the plans QEMU's translated code completes with one copy, given
+ * the span [first, first + span) accessible) is set exactly when the plan
+ * is legal, its slices lie in increasing addresses (P >= W) and one is
+ * selected; span is then (last selected slice) * P + W, hand-computed here.
+ */
+TEST_F(FastPathTest, DirectPlansHaveIncreasingSlicesAndTheirSpan)
+{
+    static const struct { uint32_t d0, d1, d2, w; int64_t p; bool masked; uint32_t mask; bool direct; uint64_t span; } cases[] = {
+        {4, 4, 64, 256, 2048, false, 0, true, 3 * 2048 + 256},   /* reshape's rows */
+        {32, 1, 32, 32, 32, false, 0, true, 1024},
+        {4, 1, 64, 64, 200, false, 0, true, 3 * 200 + 64},
+        {4, 1, 64, 64, 64, false, 0, true, 256},                 /* contiguous, not a whole register */
+        {4, 1, 64, 48, 48, false, 0, true, 3 * 48 + 48},         /* W < S */
+        {4, 1, 64, 64, 63, false, 0, false, 0},                  /* P < W: slices overlap */
+        {4, 1, 64, 64, -64, false, 0, false, 0},                 /* decreasing addresses */
+        {4, 1, 64, 64, 0, false, 0, false, 0},                   /* every slice at one place */
+        {8, 1, 64, 64, 100, true, 0x0Bu, true, 3 * 100 + 64},    /* last selected: slice 3 */
+        {8, 1, 64, 64, 100, true, 0x100u, false, 0},             /* bit 8 >= D0: nothing selected */
+    };
+    for (const auto &c : cases) {
+        Type(kInt8);
+        SetShape(c.d0, c.d1, c.d2);
+        Csr(TL_CSR_TMASK_LOAD_WIDTH, c.w);
+        Csr(TL_CSR_TMASK_LOAD_STRIDE, uint64_t(c.p));
+        Csr(TL_CSR_TMASK_LS, c.mask);
+        const tl_mem_plan *plan = tl_mem_plan_of(s(), c.masked);
+        ASSERT_EQ(plan->status, TL_OK);
+        EXPECT_EQ(bool(plan->direct), c.direct)
+            << "[" << c.d0 << "," << c.d1 << "," << c.d2 << "] W " << c.w << " P " << c.p
+            << (c.masked ? " masked" : "");
+        if (c.direct) {
+            EXPECT_EQ(plan->span, c.span) << "[" << c.d0 << "," << c.d1 << "," << c.d2 << "] W " << c.w
+                                          << " P " << c.p;
+        }
+    }
+    /* an illegal state: never direct */
+    Type(kInt8);
+    SetShape(4, 1, 64);
+    Csr(TL_CSR_TMASK_LOAD_WIDTH, 65); /* W > S */
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 64);
+    const tl_mem_plan *plan = tl_mem_plan_of(s(), false);
+    EXPECT_NE(plan->status, TL_OK);
+    EXPECT_FALSE(plan->direct);
+}
+
+/*
  * whole_reg (the plan QEMU's translated code copies with tl_copy_whole_reg)
  * is set exactly when the access is one contiguous KiB: every slice, W = S
  * = P, D0 * S = 1024.  And the copy moves exactly the 1024 bytes, at any

@@ -7,8 +7,9 @@
  * tinit write, a signal handler's changes undone by sigreturn), and the
  * range a thread last found mapped forgotten at every mapping change (munmap,
  * mmap over it, mprotect, code translated on it, another thread's munmap),
- * and the translated whole-register path (immediates, spans just outside
- * the range found mapped, a span wrapping around the address space).
+ * and the translated paths of whole-register and strided loads and stores
+ * (immediates, spans just outside the range found mapped, a span wrapping
+ * around the address space).
  *
  * Expected bytes come from the rule of docs/isa.md 5.2 written out below
  * (slice i at base + imm*W + i*P, W bytes, zero elsewhere in the register).
@@ -418,6 +419,100 @@ int main(void)
         tl_check(sig == SIGSEGV && tl_trap_addr == top,
                  "a whole-register load from 512 bytes below the top of the address space "
                  "(wrapping around): SIGSEGV at its first byte (%p)", tl_trap_addr);
+    }
+
+    /*
+     * 9. The translated path of strided loads and stores (slices apart in
+     * memory, the CSRs unchanged between the instructions, as in a copy
+     * kernel's unrolled group): 4 slices of 256 bytes at pitch 1000, the
+     * immediate scaled by W, the span checked against the pages found
+     * mapped (g + PG .. g + 5 PG, guard pages around).
+     */
+    for (unsigned i = PG; i < 5 * PG; i++) {
+        g[i] = (uint8_t)(i * 29 + (i >> 9) + 1);
+    }
+    {
+        enum { D0 = 4, W = 256, P = 1000 };
+        static uint8_t want1[1024], want2[1024], want3[1024];
+        uint8_t *src = g + PG + 2000;
+        int loads_right = 1, stores_right = 1;
+
+        for (unsigned round = 0; round < 4; round++) {
+            set_csrs(TL_SHAPE(D0, W / 64, 64), W, P);
+            for (unsigned k = 0; k < 3; k++) {          /* the same instructions, the CSRs unchanged */
+                tl_load(1, 0, src + 8 * k);
+                tl_load(2, 3, src + 8 * k);             /* from src + 3 * 256 */
+                tl_load(3, -2, src + 8 * k);            /* from src - 512 */
+            }
+            tl_state_whole_register_view();
+            tl_store(1, 0, want1);
+            tl_store(2, 0, want2);
+            tl_store(3, 0, want3);
+            const uint8_t *at = src + 16;
+            model_load(at, D0, W, W, P, 0xFFFFFFFFu);
+            loads_right &= memcmp(want1, want, 1024) == 0;
+            model_load(at + 3 * W, D0, W, W, P, 0xFFFFFFFFu);
+            loads_right &= memcmp(want2, want, 1024) == 0;
+            model_load(at - 2 * W, D0, W, W, P, 0xFFFFFFFFu);
+            loads_right &= memcmp(want3, want, 1024) == 0;
+
+            /* and stored with the same pitch, twice each, into a cleared area */
+            memset(g + 3 * PG, 0x5A, 2 * PG);
+            set_csrs(TL_SHAPE(D0, W / 64, 64), W, P);
+            for (unsigned k = 0; k < 2; k++) {
+                tl_store(2, 0, g + 3 * PG + 100);
+                tl_store(3, 1, g + 3 * PG + 500);       /* to + 756 */
+            }
+            for (unsigned i = 0; i < 2 * PG; i++) {
+                const long off = (long)i - 100, off3 = (long)i - 756;
+                uint8_t expect = 0x5A;
+                if (off >= 0 && off % P < W && off / P < D0) {
+                    expect = want2[off / P * W + off % P];
+                }
+                if (off3 >= 0 && off3 % P < W && off3 / P < D0) {
+                    expect = want3[off3 / P * W + off3 % P];
+                }
+                stores_right &= g[3 * PG + i] == expect;
+            }
+        }
+        tl_check(loads_right, "strided loads (4 x 256 bytes, pitch 1000) with imm 0, 3 and -2, three "
+                 "times each with the CSRs unchanged, four times over: the ISA's bytes");
+        tl_check(stores_right, "strided stores of the same, twice each with imm 0 and 1: every slice "
+                 "at base + imm * W + i * P, every byte between and around them untouched");
+
+        /* spans (3 * 1000 + 256 bytes) reaching past the pages just used */
+        set_csrs(TL_SHAPE(D0, W / 64, 64), W, P);
+        tl_load(1, 0, g + 2 * PG);
+        tl_load(1, 0, g + 2 * PG);
+        store_reg1();
+        memcpy(want, got, 1024);
+        set_csrs(TL_SHAPE(D0, W / 64, 64), W, P);
+        tl_load(1, 0, g + 2 * PG);
+        sig = TL_TRAPS(tl_load(1, 0, g + 5 * PG - 3000 - 255));
+        store_reg1();
+        tl_check(sig == SIGSEGV && tl_trap_addr == g + 5 * PG && memcmp(got, want, 1024) == 0,
+                 "a strided load right after another whose last slice ends 1 byte into the guard "
+                 "page: SIGSEGV there (%p, want %p), tl1 unchanged", tl_trap_addr,
+                 (void *)(g + 5 * PG));
+        set_csrs(TL_SHAPE(D0, W / 64, 64), W, P);
+        tl_load(1, 0, g + 2 * PG);
+        sig = TL_TRAPS(tl_load(1, -1, g + PG + 255));
+        tl_check(sig == SIGSEGV && tl_trap_addr == g + PG - 1,
+                 "a strided load right after another, starting 1 byte below the pages found mapped "
+                 "(imm -1): SIGSEGV at its first byte (%p, want %p)", tl_trap_addr,
+                 (void *)(g + PG - 1));
+        memset(g + 4 * PG, 0x33, PG);
+        set_csrs(TL_SHAPE(D0, W / 64, 64), W, P);
+        tl_store(1, 0, g + 2 * PG);
+        sig = TL_TRAPS(tl_store(1, 0, g + 5 * PG - 3000 - 255));
+        int guarded = 1;
+        for (unsigned i = 0; i < PG; i++) {
+            guarded &= g[4 * PG + i] == 0x33;
+        }
+        tl_check(sig == SIGSEGV && tl_trap_addr == g + 5 * PG && guarded,
+                 "a strided store right after another whose last slice ends 1 byte into the guard "
+                 "page: SIGSEGV there (%p, want %p), nothing written (%d)", tl_trap_addr,
+                 (void *)(g + 5 * PG), guarded);
     }
     return tl_test_finish();
 }
