@@ -62,7 +62,7 @@ typedef struct tl_mem_plan {
     uint8_t contiguous;      /* all slices, P = W = S: one block_bytes range, memory and register */
     uint8_t ordered;         /* P >= W: slices in increasing addresses, never overlapping */
     uint8_t whole_reg;       /* contiguous, block_bytes = TL_REG_BYTES: a whole register, one copy */
-    uint8_t direct;          /* status TL_OK, ordered, span > 0: tl_load_from_host / tl_store_to_host apply */
+    uint8_t direct;          /* TL_OK, ordered, span > 0: what tl_load_from_host / tl_store_to_host take */
 } tl_mem_plan;
 
 /*

@@ -58,6 +58,17 @@ protected:
             s()->reg[r][i] = uint8_t(rng());
         }
     }
+    /* The plan of an int8 [d0, d1, d2] access with width w, pitch p and mask (when masked). */
+    const tl_mem_plan *Int8Plan(uint32_t d0, uint32_t d1, uint32_t d2, uint32_t w, int64_t p,
+                                bool masked, uint32_t mask)
+    {
+        Type(kInt8);
+        SetShape(d0, d1, d2);
+        Csr(TL_CSR_TMASK_LOAD_WIDTH, w);
+        Csr(TL_CSR_TMASK_LOAD_STRIDE, uint64_t(p));
+        Csr(TL_CSR_TMASK_LS, mask);
+        return tl_mem_plan_of(s(), masked);
+    }
 };
 
 /* ---- xpose ---- */
@@ -366,12 +377,7 @@ TEST_F(FastPathTest, DirectPlansHaveIncreasingSlicesAndTheirSpan)
         {8, 1, 64, 64, 100, true, 0x100u, false, 0},             /* bit 8 >= D0: nothing selected */
     };
     for (const auto &c : cases) {
-        Type(kInt8);
-        SetShape(c.d0, c.d1, c.d2);
-        Csr(TL_CSR_TMASK_LOAD_WIDTH, c.w);
-        Csr(TL_CSR_TMASK_LOAD_STRIDE, uint64_t(c.p));
-        Csr(TL_CSR_TMASK_LS, c.mask);
-        const tl_mem_plan *plan = tl_mem_plan_of(s(), c.masked);
+        const tl_mem_plan *plan = Int8Plan(c.d0, c.d1, c.d2, c.w, c.p, c.masked, c.mask);
         ASSERT_EQ(plan->status, TL_OK);
         EXPECT_EQ(bool(plan->direct), c.direct)
             << "[" << c.d0 << "," << c.d1 << "," << c.d2 << "] W " << c.w << " P " << c.p
@@ -381,12 +387,8 @@ TEST_F(FastPathTest, DirectPlansHaveIncreasingSlicesAndTheirSpan)
                                           << " P " << c.p;
         }
     }
-    /* an illegal state: never direct */
-    Type(kInt8);
-    SetShape(4, 1, 64);
-    Csr(TL_CSR_TMASK_LOAD_WIDTH, 65); /* W > S */
-    Csr(TL_CSR_TMASK_LOAD_STRIDE, 64);
-    const tl_mem_plan *plan = tl_mem_plan_of(s(), false);
+    /* an illegal state (W > S): never direct */
+    const tl_mem_plan *plan = Int8Plan(4, 1, 64, 65, 64, false, 0);
     EXPECT_NE(plan->status, TL_OK);
     EXPECT_FALSE(plan->direct);
 }
@@ -411,12 +413,7 @@ TEST_F(FastPathTest, WholeRegisterPlansAreOneContiguousKiB)
         {31, 1, 33, 33, 33, false, 0, false},            /* 1023 bytes */
     };
     for (const auto &c : cases) {
-        Type(kInt8);
-        SetShape(c.d0, c.d1, c.d2);
-        Csr(TL_CSR_TMASK_LOAD_WIDTH, c.w);
-        Csr(TL_CSR_TMASK_LOAD_STRIDE, uint64_t(c.p));
-        Csr(TL_CSR_TMASK_LS, c.mask);
-        const tl_mem_plan *plan = tl_mem_plan_of(s(), c.masked);
+        const tl_mem_plan *plan = Int8Plan(c.d0, c.d1, c.d2, c.w, c.p, c.masked, c.mask);
         ASSERT_EQ(plan->status, TL_OK);
         EXPECT_EQ(bool(plan->whole_reg), c.whole)
             << "[" << c.d0 << "," << c.d1 << "," << c.d2 << "] W " << c.w << " P " << c.p
