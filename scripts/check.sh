@@ -103,6 +103,14 @@ run_script() {
     fi
 }
 
+# QEMU is built (or found up to date) once per run: the sources do not
+# change while the groups run, and each up-to-date check costs seconds.
+qemu_built=0
+build_qemu() {
+    [ "$qemu_built" = 0 ] || return 0
+    "$TL_REPO/scripts/build-qemu.sh" && qemu_built=1
+}
+
 run_group() {
     local group=$1 log="$logdir/$1.log" pass=0 fail=0 skip=0 t0=$SECONDS
     echo "=== $group ==="
@@ -110,9 +118,9 @@ run_group() {
     case "$group" in
         scripts|reference) ;;
         unit) "$TL_REPO/scripts/build-host.sh" || fail=$((fail + 1)) ;;
-        asm) "$TL_REPO/scripts/build-qemu.sh" || fail=$((fail + 1))
+        asm) build_qemu || fail=$((fail + 1))
              "$TL_REPO/scripts/build-binutils.sh" || fail=$((fail + 1)) ;;
-        *) "$TL_REPO/scripts/build-qemu.sh" || fail=$((fail + 1)) ;;
+        *) build_qemu || fail=$((fail + 1)) ;;
     esac
     if [ "$group" = unit ]; then
         # Once per host SIMD set (tests/unit/test_host_simd.cc), so that the

@@ -5,7 +5,8 @@
 # "N passed, M failed"; a skipped test is reported as skipped, not passed.
 # QEMU's per-test timeouts are multiplied by QTEST_TIMEOUT_MULTIPLIER (3 by
 # default; QEMU's own TIMEOUT_MULTIPLIER): qos-test, 120 s upstream, took
-# 88-142 s on a 2-core machine, and a hang still fails.
+# 88-142 s on a 2-core machine, and a hang still fails.  As many tests run
+# at once as the host has CPUs.
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 tl_load_config
@@ -17,9 +18,10 @@ blobs_rc=0
 blobs_err=$("$TL_REPO/scripts/fetch-qtest-blobs.sh" 2>&1 >/dev/null) || blobs_rc=$?
 log=$(mktemp)
 mult=${QTEST_TIMEOUT_MULTIPLIER:-3}
+jobs=$(nproc 2>/dev/null || echo 1)   # tests at once, as meson test and make -j
 [[ "$mult" =~ ^[1-9][0-9]*$ ]] || die "QTEST_TIMEOUT_MULTIPLIER=$mult: give a positive whole number"
 case $blobs_rc in
-    0) make -C "$obj" check-qtest-riscv64 TIMEOUT_MULTIPLIER="$mult" >"$log" 2>&1; rc=$? ;;
+    0) make -C "$obj" -j"$jobs" check-qtest-riscv64 TIMEOUT_MULTIPLIER="$mult" >"$log" 2>&1; rc=$? ;;
     3)  # no verified edk2: every qtest but the one that boots it
         reason=$(printf '%s\n' "$blobs_err" | grep '^error: ' | tail -n 1)
         skip_case "qtest-riscv64/bios-tables-test" "Debian's edk2 for riscv64 is unavailable: ${reason#error: }"
@@ -27,7 +29,7 @@ case $blobs_rc in
                 sed -n 's|.* / \(qtest-riscv64/.*\)$|\1|p' | grep -v '/bios-tables-test$')
         # shellcheck disable=SC2086
         { make -C "$obj" $(sed -n 's/^\.check-qtest-riscv64\.deps = //p' "$obj/Makefile.mtest") &&
-          (cd "$obj" && ./pyvenv/bin/meson test --no-rebuild -t "$mult" --print-errorlogs $tests); } >"$log" 2>&1
+          (cd "$obj" && ./pyvenv/bin/meson test --no-rebuild --num-processes "$jobs" -t "$mult" --print-errorlogs $tests); } >"$log" 2>&1
         rc=$? ;;
     *) printf '%s\n' "$blobs_err" >&2; exit 1 ;;
 esac

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs QEMU's own riscv64 linux-user TCG tests (tests/tcg, "make check-tcg"
 # for riscv64-linux-user) against the patched QEMU, so the TL patch set is
-# shown not to break upstream behaviour.  Ends with "N passed, M failed".
+# shown not to break upstream behaviour, as many at once as the host has
+# CPUs.  Ends with "N passed, M failed".
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 tl_load_config
@@ -15,7 +16,7 @@ if grep -q '^test-plugins:' <<<"$targets"; then
     ninja -C "$obj" test-plugins >/dev/null || die "building QEMU's test plugins failed"
 fi
 log=$(mktemp)
-make -C "$obj" -k run-tcg-tests-riscv64-linux-user 2>&1 | tee "$log" | grep -E '^ +(TEST|RUN|BUILD)|Error|FAIL' 
+make -C "$obj" -k -j"$(nproc)" run-tcg-tests-riscv64-linux-user 2>&1 | tee "$log" | grep -E '^ +(TEST|RUN|BUILD)|Error|FAIL' 
 rc=${PIPESTATUS[0]}
 ran=$(grep -cE '^ +TEST ' "$log")
 failed=$(grep -cE '^make.*\*\*\* \[.*run-' "$log")
