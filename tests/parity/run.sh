@@ -98,27 +98,34 @@ cpus=(default max rv64)
 #   output is not fixed (then only stock QEMU and TL-QEMU are compared),
 #   "file:PATH" for a transcript made at run time from an independent source,
 #   or "head:PATH" for the first lines of stdout, made at run time.
+# run_one <dir> <emulator> <cpu> <qemu arguments...>: one run into <dir>
+run_one() {
+    local dir=$1 emu=$2 cpu=$3 args=()
+    shift 3
+    mkdir -p "$dir/cwd"
+    [ "$cpu" = default ] || args=(-cpu "$cpu")
+    (cd "$dir/cwd" && TMPDIR="$dir/cwd" timeout -k 5 "${PARITY_TIMEOUT:-120}" \
+        "$emu" "${args[@]}" "$@" <"${CASE_STDIN:-/dev/null}" >"$dir/stdout" 2>"$dir/stderr")
+    echo "$?" > "$dir/status"
+    transcript "$dir" > "$dir/transcript"
+    sha256sum < "$dir/transcript" > "$dir/digest"
+}
+
 run_case() {
-    local name=$1 expected=$2 cpu dir args r ok=0 why=() which emu
+    local name=$1 expected=$2 cpu dir ok=0 why=() which
     shift 2
     echo "# $name: qemu-riscv64 [-cpu max|rv64] ${*#"$TL_REPO/"}"
     for cpu in "${cpus[@]}"; do
+        # the two emulators side by side, each in its own directory
+        run_one "$work/$name/stock-$cpu" "$stock" "$cpu" "$@" &
+        run_one "$work/$name/tl-$cpu" "$qemu" "$cpu" "$@" &
+        wait
         for which in stock tl; do
-            emu=$qemu
-            [ "$which" = tl ] || emu=$stock
             dir="$work/$name/$which-$cpu"
-            mkdir -p "$dir/cwd"
-            args=()
-            [ "$cpu" = default ] || args=(-cpu "$cpu")
-            (cd "$dir/cwd" && TMPDIR="$dir/cwd" timeout -k 5 "${PARITY_TIMEOUT:-120}" \
-                "$emu" "${args[@]}" "$@" <"${CASE_STDIN:-/dev/null}" >"$dir/stdout" 2>"$dir/stderr")
-            r=$?
-            echo "$r" > "$dir/status"
-            if [ "$r" -eq 124 ]; then
+            [ -s "$dir/digest" ] || die "the $which run of $name with -cpu $cpu left no transcript"
+            if [ "$(cat "$dir/status")" -eq 124 ]; then
                 why+=("hung under $([ "$which" = tl ] && echo TL-QEMU || echo "stock QEMU") -cpu $cpu (killed after ${PARITY_TIMEOUT:-120} s)")
             fi
-            transcript "$dir" > "$dir/transcript"
-            sha256sum < "$dir/transcript" > "$dir/digest"
         done
         if cmp -s "$work/$name/stock-$cpu/transcript" "$work/$name/tl-$cpu/transcript"; then
             echo "#   -cpu $cpu: stock $(summary "$work/$name/stock-$cpu") | TL-QEMU $(summary "$work/$name/tl-$cpu"): identical"
