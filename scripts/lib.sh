@@ -80,9 +80,11 @@ debian_keyring() {
 }
 
 # apt_tree_opts DIR [LISTS]: the apt-get options of tree DIR's current state
-# (its lists, or the lists directory LISTS).
+# (its lists, or the lists directory LISTS).  TL_APT_RETRIES=N sets apt's
+# retries of a failed download (Acquire::Retries; apt's own default when unset).
 apt_tree_opts() {
     local d=$1 lists=${2:-$1/current/lists}
+    [ -z "${TL_APT_RETRIES:-}" ] || printf '%s\n' -o "Acquire::Retries=$TL_APT_RETRIES"
     printf '%s\n' \
         -o "Dir::Etc::SourceList=$d/current/sources.list" \
         -o "Dir::Etc::SourceParts=$d/sources.list.d" \

@@ -27,7 +27,8 @@ server=$!
 for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 [ -s "$tmp/port" ] || die "the test mirror's HTTP server did not start"
 mirror="http://127.0.0.1:$(cat "$tmp/port")/debian"
-export DEBIAN_MIRROR=$mirror DEBIAN_KEYRING=$tmp/www/keyring.gpg RV_SUITES=trixie TL_APT_RETRY_DELAY=0
+# no waiting: no pause between sync retries, no apt retries of a refused connection
+export DEBIAN_MIRROR=$mirror DEBIAN_KEYRING=$tmp/www/keyring.gpg RV_SUITES=trixie TL_APT_RETRY_DELAY=0 TL_APT_RETRIES=0
 
 # expect_error <description> <regex> <command...>: exit status non-zero and
 # exactly one "error:" line, matching the regex.
