@@ -5,26 +5,22 @@ trap 'echo "trap: EXIT"' EXIT
 kill -USR1 $$
 echo "after kill -USR1 \$\$"
 
-# ash reports a background job's death on stderr ("Terminated") only when
-# it reaps the job before wait does, a race under any QEMU: that report is
-# dropped, wait's status kept.
-{
-    sleep 30 &
-    child=$!
-    kill -TERM "$child"
-    wait "$child"
-    status=$?
-} 2>/dev/null
-echo "background sleep killed by TERM: wait status $status"
-
-{
-    sleep 30 &
-    child=$!
-    kill -KILL "$child"
-    wait "$child"
-    status=$?
-} 2>/dev/null
-echo "background sleep killed by KILL: wait status $status"
+# kill_background SIGNAL: a background sleep killed by SIGNAL, and wait's
+# status.  ash reports the job's death on stderr ("Terminated") only when it
+# reaps the job before wait does, a race under any QEMU: that report is
+# dropped.
+kill_background() {
+    {
+        sleep 30 &
+        child=$!
+        kill -"$1" "$child"
+        wait "$child"
+        status=$?
+    } 2>/dev/null
+    echo "background sleep killed by $1: wait status $status"
+}
+kill_background TERM
+kill_background KILL
 
 ( trap 'echo "subshell: TERM trapped"; exit 7' TERM
   kill -TERM "$(sh -c 'echo $PPID')"
