@@ -25,6 +25,12 @@ case "${1:-}" in
 esac
 
 LINUX_VERSION=${TL_LINUX_SOURCE_VERSION:-6.12.107-1}
+image="$BUILD_DIR/$([ "$stock" = 1 ] && echo linux-stock || echo linux)/arch/riscv/boot/Image"
+if tl_built_this_run "$image" "$LINUX_VERSION"; then
+    printf '%s\n' "$image"
+    exit 0
+fi
+
 pristine=$("$TL_REPO/scripts/fetch-debian-source.sh" linux "$LINUX_VERSION")
 ours="$TL_REPO/linux-riscv-tl"
 if [ "$stock" = 1 ]; then
@@ -81,4 +87,5 @@ if ! tl_progress "building Linux ($(basename "$obj"))" "$obj/build.log" "${kmake
     grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2
     die "the kernel build failed (full log: $obj/build.log)"
 fi
-printf '%s\n' "$obj/arch/riscv/boot/Image"
+tl_mark_built "$image" "$LINUX_VERSION"
+printf '%s\n' "$image"

@@ -9,12 +9,17 @@ need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 need_tool make make
 
 OPENSBI_VERSION=1.6-1
+fw="$BUILD_DIR/opensbi/platform/generic/firmware/fw_dynamic.bin"
+if tl_built_this_run "$fw" "$OPENSBI_VERSION"; then
+    printf '%s\n' "$fw"
+    exit 0
+fi
+
 pristine=$("$TL_REPO/scripts/fetch-debian-source.sh" --orig-only opensbi "$OPENSBI_VERSION")
 src="$BUILD_DIR/opensbi-src"
 obj="$BUILD_DIR/opensbi"
 tl_patched_tree "$pristine" "$src" "$TL_REPO/patches/opensbi-1.6"
 
-fw="$obj/platform/generic/firmware/fw_dynamic.bin"
 cc=riscv64-linux-gnu-gcc
 command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
 log "building OpenSBI (generic platform) in $obj"
@@ -25,4 +30,5 @@ if ! tl_progress "building OpenSBI" "$obj/make.log" make -C "$src" O="$obj" PLAT
     die "the OpenSBI build failed (full log: $obj/make.log)"
 fi
 [ -f "$fw" ] || die "the OpenSBI build produced no $fw (see $obj/make.log)"
+tl_mark_built "$fw" "$OPENSBI_VERSION"
 printf '%s\n' "$fw"

@@ -66,6 +66,9 @@ done
 
 logdir="$BUILD_DIR/test-logs"
 mkdir -p "$logdir"
+TL_BUILT_THIS_RUN="$logdir/built-this-run"
+rm -rf "$TL_BUILT_THIS_RUN"
+export TL_BUILT_THIS_RUN
 tl_steps_begin
 if [ $# -eq 0 ]; then
     tl_timed "Debian packages the build and tests need (make deps)" "$TL_REPO/scripts/install-deps.sh" ||

@@ -14,6 +14,24 @@ log() {
     printf '[tl-qemu] %s\n' "$*" >&2
 }
 
+# A tree built once in a `make check` run is not checked again in that run:
+# check.sh points TL_BUILT_THIS_RUN at a fresh directory, a build script
+# marks its output there (tl_mark_built FILE [INPUT...]: the source version
+# and whatever else selects what is built) and later asks (tl_built_this_run
+# FILE [INPUT...]) instead of running make's up-to-date walk, which costs
+# seconds and happens about ten times per tree; the sources do not change
+# while the tests run.  Unset elsewhere: every call builds.
+tl_built_stamp() {
+    printf '%s/%s' "$TL_BUILT_THIS_RUN" "$(printf '%s\n' "$@" | sha256sum | cut -c1-16)"
+}
+tl_built_this_run() {
+    [ -n "${TL_BUILT_THIS_RUN:-}" ] && [ -f "$(tl_built_stamp "$@")" ] && [ -f "$1" ]
+}
+tl_mark_built() {
+    [ -n "${TL_BUILT_THIS_RUN:-}" ] || return 0
+    mkdir -p "$TL_BUILT_THIS_RUN" && : >"$(tl_built_stamp "$@")"
+}
+
 # Load config.mk (written by ./configure) into the environment; defaults otherwise.
 tl_load_config() {
     if [ -f "$TL_REPO/config.mk" ]; then

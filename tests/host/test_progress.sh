@@ -48,4 +48,21 @@ grep -qx '=== fake run: time of each step ===' "$tmp/out" &&
 check $? "the table: each step once with its time, a repeated step summed with its count, the total"
 [ -d "$BUILD_DIR" ] && [ -z "$(ls -A "$BUILD_DIR")" ]
 check $? "the table's file is removed after the table"
+
+# A tree built once in a make check run (tl_mark_built, tl_built_this_run).
+: >"$tmp/Image"
+(
+    unset TL_BUILT_THIS_RUN
+    tl_mark_built "$tmp/Image" 6.12 && ! tl_built_this_run "$tmp/Image" 6.12
+) 2>>"$tmp/err"
+check $? "outside make check (TL_BUILT_THIS_RUN unset) nothing counts as built: every call builds"
+(
+    export TL_BUILT_THIS_RUN="$tmp/built"
+    ! tl_built_this_run "$tmp/Image" 6.12 || exit 1
+    tl_mark_built "$tmp/Image" 6.12 && tl_built_this_run "$tmp/Image" 6.12 || exit 1
+    ! tl_built_this_run "$tmp/Image" 0.0.0-1 || exit 1
+    rm "$tmp/Image"
+    ! tl_built_this_run "$tmp/Image" 6.12
+) 2>>"$tmp/err"
+check $? "in make check: built once, the same output and inputs are not checked again; other inputs or a missing output are"
 tap_end
