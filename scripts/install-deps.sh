@@ -39,6 +39,8 @@ packages=(
     libexpat1-dev libgmp-dev libmpfr-dev python3-dev
     # binutils' own test suites (asm group)
     dejagnu
+    # QEMU's cdrom-test (qtest group) makes its ISO image with xorrisofs
+    xorriso
     # the TL headers built by clang (api group); make bench's RVV baselines
     clang-16
 )
