@@ -46,6 +46,21 @@ run_prog rv64,xtl=on test_signals
 run_prog rv64,xtl=on test_tinit
 run_prog rv64,xtl=on test_fastpath
 run_prog rv64,xtl=off test_tinit off
+# The inline tl.load/tl.store copies are 256-bit moves on AVX2 hosts: their TBs
+# must clear the upper halves of ymm before calls and before chaining
+# (patches/qemu-10.0/0018), checked in the host code QEMU emitted.
+if [ "$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo; then
+    need_tool objdump binutils
+    log="$out/test_fastpath.out_asm"
+    timeout 120 "$qemu" -cpu rv64,xtl=on -d out_asm -D "$log" "$out/test_fastpath" >/dev/null 2>&1
+    rc=$?
+    res=$(python3 "$src/check_vzeroupper.py" "$log" objdump 2>&1)
+    check $(( rc != 0 || $? != 0 )) "test_fastpath's host code: vzeroupper before each call and TB exit after 256-bit moves, none in other TBs (exit $rc): $(tail -n 1 <<<"$res")"
+    [ "$rc" -eq 0 ] && grep -q ' 0 violation' <<<"$res" || printf '# %s\n' "$res"
+    rm -f "$log"
+else
+    skip_case "vzeroupper in the host code of TBs with 256-bit moves" "the host is not x86-64 with AVX2 ($(uname -m))"
+fi
 # Signal frames: no TL record until a thread uses TL (docs/abi.md), on every CPU.
 run_prog max test_sigframe
 run_prog rv64,xtl=on test_sigframe
