@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Checks the host code of a `qemu-riscv64 -d out_asm` log (x86-64 host) for
-the AVX-SSE transition rule of patches/qemu-10.0/0018: after a 256-bit (ymm)
-instruction, a TB executes vzeroupper before every call, every indirect jump
-(goto_ptr) and every chaining jump (goto_tb, emitted as `jmp` to the next
-instruction until the TB is linked); a TB with no ymm instruction has no
-vzeroupper (it is emitted as by stock QEMU).
+the AVX-SSE transition rule of patches/qemu-10.0/0018: in a TB with a 256-bit
+(ymm) instruction, every call, indirect jump (goto_ptr) and chaining jump
+(goto_tb, emitted as `jmp` to the next instruction until the TB is linked)
+emitted after the first one directly follows a vzeroupper; a TB with no ymm
+instruction has no vzeroupper (it is emitted as by stock QEMU).
 
     check_vzeroupper.py LOG OBJDUMP
 
@@ -91,19 +91,23 @@ def main():
         if not uses_ymm:
             plain_with_vz += has_vz
             continue
-        dirty = False
+        # Emission order is not execution order (the slow paths of memory
+        # accesses come last), so once the TB has a ymm instruction every
+        # call and exit must follow a vzeroupper directly (nops aside).
+        seen_ymm, previous = False, ''
         for insn in insns:
             text = insn[2]
             if '%ymm' in text:
-                dirty = True
-            elif text.startswith('vzeroupper'):
-                dirty = False
+                seen_ymm = True
             kind = exits(insn)
-            if kind and dirty:
-                violations.append(f'{header}: {kind} at +0x{insn[0]:x} ({text}) '
-                                  'with the upper halves of ymm possibly dirty')
-            if kind == 'call':
-                checked += 1
+            if kind and seen_ymm:
+                if not previous.startswith('vzeroupper'):
+                    violations.append(f'{header}: {kind} at +0x{insn[0]:x} ({text}) '
+                                      f'after ymm code, preceded by {previous!r}, not vzeroupper')
+                if kind == 'call':
+                    checked += 1
+            if text and not text.startswith(('nop', 'xchg   %ax,%ax', 'data16', 'cs nop')):
+                previous = text
     for v in violations[:20]:
         print(v)
     if plain_with_vz:

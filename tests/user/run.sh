@@ -55,8 +55,9 @@ if [ "$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo; then
     timeout 120 "$qemu" -cpu rv64,xtl=on -d out_asm -D "$log" "$out/test_fastpath" >/dev/null 2>&1
     rc=$?
     res=$(python3 "$src/check_vzeroupper.py" "$log" objdump 2>&1)
-    check $(( rc != 0 || $? != 0 )) "test_fastpath's host code: vzeroupper before each call and TB exit after 256-bit moves, none in other TBs (exit $rc): $(tail -n 1 <<<"$res")"
-    [ "$rc" -eq 0 ] && grep -q ' 0 violation' <<<"$res" || printf '# %s\n' "$res"
+    vrc=$?
+    check $(( rc != 0 || vrc != 0 )) "test_fastpath's host code: vzeroupper before each call and TB exit after 256-bit moves, none in other TBs (exit $rc): $(tail -n 1 <<<"$res")"
+    [ "$rc" -eq 0 ] && [ "$vrc" -eq 0 ] || printf '# %s\n' "$res"
     rm -f "$log"
 else
     skip_case "vzeroupper in the host code of TBs with 256-bit moves" "the host is not x86-64 with AVX2 ($(uname -m))"
