@@ -12,7 +12,8 @@
 #     attaches through a forwarded port, stops a TL process at a breakpoint,
 #     reads its TL registers, writes one, and the process continues with it;
 #  4. a core dump of a two-thread TL process made by that kernel: gdb shows
-#     each thread's TL registers from its NT_RISCV_XTL note.
+#     each thread's TL registers from its NT_RISCV_XTL note, and readelf -n
+#     and objdump -h name that note.
 # Ends with "N passed, M failed".
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -236,5 +237,11 @@ check $? "gdb PROG core: each TL thread's registers and CSRs from its NT_RISCV_X
 grep -q '<unavailable>\|value is not available' "$out/core.out" &&
     grep -q "this thread has no TL state" "$out/core.out"
 check $? "the thread that never used TL has no TL note: its TL registers are unavailable, info tl says so"
+# The note's size by hand: nine CSR words and three reserved ones, then 32 registers of 1 KiB.
+READELF="$BUILD_DIR/binutils/bin/riscv64-linux-gnu-readelf"
+notes=$("$READELF" -n "$out/core" 2>&1 | grep -c 'LINUX[[:space:]]*0x00008030[[:space:]]*NT_RISCV_XTL (RISC-V TensorLoad (xtl) state)')
+sections=$("$OBJDUMP" -h "$out/core" 2>&1 | grep -c ' \.reg-riscv-xtl/[0-9]')
+[ "$notes" -eq 2 ] && [ "$sections" -eq 2 ]
+check $? "binutils name the core's TL notes: readelf -n shows 2 NT_RISCV_XTL notes of 0x8030 bytes (got $notes), objdump -h 2 .reg-riscv-xtl/TID sections (got $sections)"
 
 tap_end

@@ -1,4 +1,4 @@
-# expect: instruction tl.load requires absolute expression
+# expect: illegal operands `tl.load tl1,undefined_sym(a0)'
 # march: rv64gc_xtl
         .text
         tl.load tl1, 0(a0)      # a good line first

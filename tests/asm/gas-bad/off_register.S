@@ -1,0 +1,5 @@
+# expect: illegal operands `tl.load tl1,a0'
+# march: rv64gc_xtl
+        .text
+        tl.load tl1, 0(a0)      # a good line first
+        tl.load tl1, a0
