@@ -208,6 +208,16 @@ static bool xtl_mem_probe(void *opaque, uint64_t addr, uint32_t len, bool is_sto
         int flags = probe_access_flags(m->env, adjust_addr(m->env, addr), chunk, type,
                                        m->mmu_idx, true, &host, m->ra);
         bool whole_page = true;
+
+        /*
+         * A file mapping's page past the end of the file is mapped but
+         * raises SIGBUS when touched: touch the chunk's page now, before
+         * the instruction changes anything (the helpers run with
+         * helper_retaddr set, so the guest gets the SIGBUS).
+         */
+        if (!(flags & TLB_INVALID_MASK)) {
+            (void)*(volatile uint8_t *)g2h(env_cpu(m->env), adjust_addr(m->env, addr));
+        }
 #else
         CPUTLBEntryFull *full;
         int flags = probe_access_full(m->env, adjust_addr(m->env, addr), chunk, type,
@@ -225,6 +235,16 @@ static bool xtl_mem_probe(void *opaque, uint64_t addr, uint32_t len, bool is_sto
         if (whole_page && flags == 0 && type == MMU_DATA_STORE &&
             !tlb_vaddr_to_host(m->env, adjust_addr(m->env, addr), type, m->mmu_idx)) {
             whole_page = false;
+        }
+        /*
+         * A watchpoint (debug trigger, gdb) on the chunk fires here, before
+         * the instruction changes anything, as probe_access does for an
+         * access of this size; the copies' byte accesses would take it
+         * half-way through.
+         */
+        if ((flags & (TLB_INVALID_MASK | TLB_WATCHPOINT)) == TLB_WATCHPOINT) {
+            cpu_check_watchpoint(env_cpu(m->env), adjust_addr(m->env, addr), chunk, full->attrs,
+                                 is_store ? BP_MEM_WRITE : BP_MEM_READ, m->ra);
         }
 #endif
 
@@ -474,7 +494,12 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
     if (probe_access_flags(env, addr, 1, type, mmu_idx, true, &h, ra)) {
         return NULL;
     }
-    const int need = type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ;
+    /*
+     * Only anonymous memory: a file mapping can raise SIGBUS past the end
+     * of its file, which the general path checks page by page before it
+     * changes anything.
+     */
+    const int need = (type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ) | PAGE_ANON;
     target_ulong map_first, map_last;
     /*
      * Remember the whole run of pages with the same flags around addr (the
@@ -488,6 +513,9 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
         checked->first = map_first;
         checked->last = map_last;
         return h;
+    }
+    if (!(page_get_flags(addr) & PAGE_ANON)) {
+        return NULL;
     }
     if ((last & TARGET_PAGE_MASK) != first_page &&
         !page_check_range(first_page + TARGET_PAGE_SIZE, last - first_page - TARGET_PAGE_SIZE + 1,
@@ -664,39 +692,73 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
     return true;
 }
 
+/*
+ * User mode: while a helper reads or writes guest memory through host
+ * pointers, a host fault there (a file page past the end of its file, a
+ * mapping another thread has just removed) is the guest's fault at this
+ * instruction, as it is for QEMU's own loads and stores (helper_retaddr,
+ * which the longjmp of a fault clears).  System mode: guest RAM does not
+ * fault on the host.
+ */
+static inline void xtl_guest_access_begin(uintptr_t ra)
+{
+#ifdef CONFIG_USER_ONLY
+    set_helper_retaddr(ra);
+#endif
+}
+
+static inline void xtl_guest_access_end(void)
+{
+#ifdef CONFIG_USER_ONLY
+    clear_helper_retaddr();
+#endif
+}
+
 void HELPER(xtl_copy_whole_reg)(void *dst, void *src)
 {
+    xtl_guest_access_begin(GETPC());
     tl_copy_whole_reg(dst, src);
+    xtl_guest_access_end();
 }
 
 /* The translated fast path's copy of an unmasked direct plan other than a whole register. */
 void HELPER(xtl_load_host)(CPURISCVState *env, uint32_t tlr, void *host)
 {
+    xtl_guest_access_begin(GETPC());
     tl_load_from_host(&env->xtl, tlr, &env->xtl.mem_plan[0], host);
+    xtl_guest_access_end();
 }
 
 void HELPER(xtl_store_host)(CPURISCVState *env, uint32_t tlr, void *host)
 {
+    xtl_guest_access_begin(GETPC());
     tl_store_to_host(&env->xtl, tlr, &env->xtl.mem_plan[0], host);
+    xtl_guest_access_end();
 }
 
 /* flags: XTL_MEM_* (xtl_mem_flags.h) */
 void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t imm,
                       target_ulong base)
 {
-    if (likely(xtl_mem_insn_fast(env, tlr, flags, imm, base, false))) {
-        return;
+    const uintptr_t ra = GETPC();
+
+    xtl_guest_access_begin(ra);
+    if (!likely(xtl_mem_insn_fast(env, tlr, flags, imm, base, false))) {
+        xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, false, ra);
     }
-    xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, false, GETPC());
+    xtl_guest_access_end();
 }
 
 void HELPER(xtl_store)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t imm,
                        target_ulong base)
 {
-    if (likely(xtl_mem_insn_fast(env, tlr, flags, imm, base, true))) {
-        return;
+    const uintptr_t ra = GETPC();
+
+    xtl_guest_access_begin(ra);
+    if (!likely(xtl_mem_insn_fast(env, tlr, flags, imm, base, true))) {
+        xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, true, ra);
     }
-    xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, true, GETPC());
+    xtl_guest_access_end();
 }
 
 /* ---- register-to-register instructions ---- */

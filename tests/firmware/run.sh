@@ -29,7 +29,7 @@ CFLAGS=(--specs=picolibc.specs -march=rv64imac -misa-spec=2.2 -mabi=lp64 -mcmode
 tap_numbered
 tap_can_skip
 
-progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem test_pm)
+progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem test_pm test_trigger)
 declare -A built
 for p in "${progs[@]}"; do
     if $CC "${CFLAGS[@]}" "$src/crt0.S" "$src/rt.c" "$src/$p.c" -o "$out/$p.elf" 2>"$out/$p.build.log"; then
@@ -39,6 +39,17 @@ for p in "${progs[@]}"; do
         sed 's/^/# /' "$out/$p.build.log"
     fi
 done
+
+# The RV32 program: no C library, its own start-up and link script (rv32/).
+if $CC -march=rv32imac -misa-spec=2.2 -mabi=ilp32 -mcmodel=medany -O2 -g -Wall -Wextra -Werror \
+        -ffreestanding -nostdlib -nostartfiles -Wl,--no-warn-rwx-segments -T "$src/rv32/link32.ld" \
+        -I"$TL_REPO/include" -I"$TL_REPO" "$src/rv32/crt32.S" "$src/rv32/test_rv32.c" -lgcc \
+        -o "$out/test_rv32.elf" 2>"$out/test_rv32.build.log"; then
+    built[test_rv32]=1
+else
+    built[test_rv32]=0
+    sed 's/^/# /' "$out/test_rv32.build.log"
+fi
 
 # run_fw <program> <description> <qemu args...>
 run_fw() {
@@ -90,6 +101,10 @@ run_fw test_stateen "Smstateen C bit: S/U illegal-instruction, VS/VU virtual-ins
     "${M[@]}" -cpu rv64,xtl=on,smstateen=true,h=true
 run_fw test_pm "pointer masking (Smmpm): tagged TL loads and stores in M-mode" \
     "${M[@]}" -cpu rv64,xtl=on,smmpm=true,smepmp=true
+run_fw test_trigger "Sdtrig load/store triggers on a TL access: taken before any change, skip and retry" \
+    "${M[@]}" -cpu rv64,xtl=on
+run_fw test_rv32 "RV32: tl.muls reads x[rs2] as unsigned XLEN, Sv32 accesses wrap at 2^32" \
+    "${M[@]}" -cpu rv32,xtl=on
 run_fw test_off "xtl=off: CUSTOM-2 and TL CSRs illegal" \
     "${M[@]}" -cpu rv64,xtl=off
 if "$qemu" -M virt,help 2>/dev/null | grep -q 'tl-l1m-size'; then

@@ -42,6 +42,7 @@ run_prog rv64,xtl=on test_csr
 run_prog rv64,xtl=on test_encodings on
 run_prog rv64,xtl=off test_encodings off
 run_prog rv64,xtl=on test_faults
+run_prog rv64,xtl=on test_file_faults
 run_prog rv64,xtl=on test_signals
 run_prog rv64,xtl=on test_tinit
 run_prog rv64,xtl=on test_fastpath

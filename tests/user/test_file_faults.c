@@ -1,0 +1,176 @@
+/*
+ * TL loads and stores on file mappings past the end of the file under
+ * qemu-riscv64 (docs/isa.md 5.2, 6.2; docs/abi.md): such a page is mapped,
+ * but touching it raises SIGBUS.  A TL access that reaches it gets the
+ * SIGBUS a scalar access to its first such byte gets (the scalar access is
+ * made in the same run, as the reference), QEMU keeps running, and nothing
+ * changes: the destination TLReg keeps its contents, a store writes no
+ * byte, not even to the page before the end of the file.  Slices a mask
+ * leaves out are not accessed, so they raise nothing; once the file grows,
+ * the same instructions complete.
+ *
+ * The file is 4096 bytes (one page, byte k = k * 7 + 0x31); the mappings are
+ * three pages: page 0 holds the file, pages 1 and 2 are past its end.
+ */
+#include "tl_test.h"
+#include "tl/tl_insn.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#define PG 4096L
+
+static uint8_t file_pat(size_t k) { return (uint8_t)(k * 7 + 0x31); }
+static uint8_t reg_pat(size_t i) { return (uint8_t)(0xA0 ^ (i * 29 + 7)); }
+
+static uint8_t pre[1024], rb[1024] __attribute__((aligned(64)));
+static uint8_t src[1024] __attribute__((aligned(64)));
+
+/* Whole-register CSR state: int8 [4, 16, 16], W = P = 256 (contiguous 1 KiB). */
+static void whole_reg(void)
+{
+    tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
+    tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(4, 16, 16));
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 256);
+    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 256);
+}
+
+static void preload(void)
+{
+    whole_reg();
+    for (int i = 0; i < 1024; i++) {
+        pre[i] = reg_pat(i);
+    }
+    tl_load(1, 0, pre);
+}
+
+static int reg_unchanged(void)
+{
+    whole_reg();
+    memset(rb, 0, sizeof(rb));
+    tl_store(1, 0, rb);
+    return memcmp(rb, pre, 1024) == 0;
+}
+
+static int make_file(void)
+{
+    char path[] = "/tmp/tl-file-faults-XXXXXX";
+    int fd = mkstemp(path);
+    uint8_t page[PG];
+
+    if (fd < 0) {
+        perror("mkstemp");
+        exit(2);
+    }
+    unlink(path);
+    for (long k = 0; k < PG; k++) {
+        page[k] = file_pat(k);
+    }
+    if (write(fd, page, PG) != PG) {
+        perror("write");
+        exit(2);
+    }
+    return fd;
+}
+
+static void run(const char *kind, int shared)
+{
+    int fd = make_file();
+    uint8_t *m = mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE, shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+    uint8_t *past = m + PG;             /* first byte past the end of the file */
+    uint8_t *cross = m + PG - 512;      /* 512 bytes in the file, 512 past it */
+    int sig, ok;
+    void *scalar_addr;
+
+    if (m == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
+
+    sig = TL_TRAPS((void)*(volatile uint8_t *)past);
+    scalar_addr = tl_trap_addr;
+    tl_check(sig == SIGBUS && scalar_addr == past,
+             "%s: a scalar load past the end of the file raises SIGBUS at %p (got signal %d at %p)", kind,
+             (void *)past, sig, scalar_addr);
+
+    preload();
+    sig = TL_TRAPS(tl_load(1, 0, past));
+    tl_check(sig == SIGBUS && tl_trap_addr == scalar_addr && reg_unchanged(),
+             "%s: tl.load of a whole register past the end: SIGBUS at the scalar's address, tl1 unchanged "
+             "(signal %d at %p)", kind, sig, tl_trap_addr);
+
+    preload();
+    sig = TL_TRAPS(tl_load(1, 0, cross));
+    tl_check(sig == SIGBUS && tl_trap_addr == scalar_addr && reg_unchanged(),
+             "%s: tl.load across the end (512 + 512 bytes): SIGBUS at the first byte past it, tl1 unchanged "
+             "(signal %d at %p)", kind, sig, tl_trap_addr);
+
+    /* 4 slices of 64 bytes at pitch 256 from page 0's last KiB + 256: the last slice is past the end. */
+    preload();
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 64);
+    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 256);
+    sig = TL_TRAPS(tl_load(1, 0, m + PG - 768));
+    tl_check(sig == SIGBUS && tl_trap_addr == scalar_addr && reg_unchanged(),
+             "%s: strided tl.load whose slice 3 is past the end: SIGBUS at %p, tl1 unchanged (signal %d at %p)",
+             kind, (void *)past, sig, tl_trap_addr);
+
+    /* The same with slice 3 masked off: no access past the end, slices 0-2 loaded. */
+    preload();
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 64);
+    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 256);
+    tl_csr_write(TL_CSR_TMASK_LS, 0x7);
+    sig = TL_TRAPS(tl_mload(1, 0, m + PG - 768));
+    whole_reg();
+    tl_store(1, 0, rb);
+    ok = sig == 0;
+    for (int i = 0; i < 4 && ok; i++) {
+        for (int b = 0; b < 256 && ok; b++) {
+            /* docs/isa.md 5.2: a selected slice's W bytes, the rest of the slice zero; unselected slices zero */
+            uint8_t want = i < 3 && b < 64 ? file_pat(PG - 768 + i * 256 + b) : 0;
+            ok = rb[i * 256 + b] == want;
+        }
+    }
+    tl_check(ok, "%s: tl.mload with the slice past the end masked off completes with the file's bytes "
+             "(signal %d)", kind, sig);
+
+    /* A store across the end: SIGBUS, and the file's page keeps every byte. */
+    whole_reg();
+    for (int i = 0; i < 1024; i++) {
+        src[i] = (uint8_t)(i * 3 + 1);
+    }
+    tl_load(2, 0, src);
+    sig = TL_TRAPS(tl_store(2, 0, cross));
+    ok = 1;
+    for (long k = 0; k < PG && ok; k++) {
+        ok = m[k] == file_pat(k);
+    }
+    tl_check(sig == SIGBUS && tl_trap_addr == scalar_addr && ok,
+             "%s: tl.store across the end: SIGBUS at the first byte past it, no byte of the file's page "
+             "changed (signal %d at %p)", kind, sig, tl_trap_addr);
+
+    /* The file grows: the same load and store complete. */
+    if (ftruncate(fd, 3 * PG) != 0) {
+        perror("ftruncate");
+        exit(2);
+    }
+    sig = TL_TRAPS(tl_store(2, 0, cross));
+    ok = sig == 0 && memcmp(cross, src, 1024) == 0;
+    preload();
+    sig = TL_TRAPS(tl_load(1, 0, cross));
+    whole_reg();
+    tl_store(1, 0, rb);
+    tl_check(ok && sig == 0 && memcmp(rb, src, 1024) == 0,
+             "%s: after ftruncate to 3 pages the store and the load across the old end complete (signal %d)",
+             kind, sig);
+
+    munmap(m, 3 * PG);
+    close(fd);
+}
+
+int main(void)
+{
+    tl_trap_install();
+    run("MAP_SHARED", 1);
+    run("MAP_PRIVATE", 0);
+    return tl_test_finish();
+}
