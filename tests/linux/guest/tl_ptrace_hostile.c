@@ -401,6 +401,11 @@ static void check_never_used(void)
     th_check(g1 == -ENODATA && s1 == -EFAULT && g2 == -ENODATA,
              "%s: GETREGSET -> %s (want -ENODATA); a SETREGSET from an unmapped buffer -> %s (want -EFAULT) "
              "leaves it without TL state: GETREGSET -> %s (want -ENODATA)", what, ename(g1), ename(s1), ename(g2));
+    long s0 = regset(pid, PTRACE_SETREGSET, &img, 0, NULL);
+    long g0 = get_full(pid, &got);
+    th_check(s0 == 0 && g0 == -ENODATA,
+             "%s: an empty SETREGSET (iov_len 0) -> %s (want 0) changes nothing: GETREGSET -> %s (want -ENODATA)",
+             what, ename(s0), ename(g0));
     tl_state_pattern(&Q, 41);
     th_to_regset(&Q, &img);
     long s2 = regset(pid, PTRACE_SETREGSET, &img, RS, NULL);

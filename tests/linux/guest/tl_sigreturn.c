@@ -39,7 +39,16 @@
  *      signal does not reuse it, and afterwards it is SS_AUTODISARM again;
  *  (h) an alternate stack whose top is the top of user space: a handler
  *      using TL for the first time returns normally (its frame has no TL
- *      record), and a TL frame ending exactly at the top is restored.
+ *      record), and a TL frame ending exactly at the top is restored;
+ *  (i) alternate stacks around the frame's own size, from 16 bytes below
+ *      to 16 above, on a 16-aligned base, in a process with TL in use (its
+ *      frame, 33920 bytes, is above MINSIGSTKSZ): every stack sigaltstack()
+ *      accepts takes the frame (the handler runs), down to a frame starting
+ *      at the stack's very base;
+ *  (j) a process that has used TL at its reset state (read it only): a
+ *      handler that writes a whole TL state leaves the interrupted code's
+ *      state exactly as it was (in eager mode too, where that frame has no
+ *      TL record).
  *
  *   tl-sigreturn [ITERATIONS [SEED]]     (f): default 300 iterations
  */
@@ -75,6 +84,10 @@ struct report {
     int g_errno, g_runs, g_on_stack, g_disabled, g_after, g_usr2_ustack, g_usr2_alt, g_data_ok;
     /* (h) */
     int h_bits, h_runs, h_on_stack, h_rec[2], h_returned[2];
+    /* (i) */
+    uintptr_t i_frame;      /* where the handler's frame (its siginfo) starts */
+    /* (j) */
+    int j_ran, j_returned;
     struct tl_full_state live;
 };
 
@@ -884,6 +897,122 @@ static void check_top_of_address_space(void)
              (rep->live_cmp ? "CHANGED" : "exactly restored") : "-", th_status(st));
 }
 
+/* ---- (i): alternate stacks of about the frame's size ---- */
+#define I_BIG (512 * 1024ul)
+static char *i_stack;
+
+static void i_handler(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig; (void)uc;
+    rep->i_frame = (uintptr_t)si;
+}
+
+/* In a child: 0 the handler ran, 20 sigaltstack refused the size, else how the child ended. */
+static int i_trial(size_t size, int use_tl, uintptr_t *frame)
+{
+    int st;
+
+    rep->i_frame = 0;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        stack_t ss = { .ss_sp = i_stack, .ss_size = size, .ss_flags = 0 };
+
+        alarm(10);
+        if (use_tl) {
+            tl_state_pattern(&want, 55);
+            tl_state_write(&want);
+        }
+        install(SIGUSR1, i_handler, SA_ONSTACK);
+        if (sigaltstack(&ss, NULL) != 0) {
+            _exit(20);
+        }
+        raise(SIGUSR1);
+        _exit(rep->i_frame ? 0 : 21);
+    }
+    th_wait(pid, &st, 15000, 0);
+    *frame = rep->i_frame;
+    if (st != -1 && WIFEXITED(st)) {
+        return WEXITSTATUS(st);
+    }
+    return st == -1 ? 100 : 100 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static void check_stack_sizes(int use_tl)
+{
+    uintptr_t frame;
+    char bad[400] = "";
+    int n_bad = 0, accepted = 0, refused = 0;
+
+    /* The frame's extent: top - frame start on a big stack with a 16-aligned top. */
+    if (i_trial(I_BIG, use_tl, &frame) != 0 || !frame) {
+        th_check(0, "(i) %s: the handler did not run on a %lu-byte alternate stack",
+                 use_tl ? "TL in use" : "no TL in use", I_BIG);
+        return;
+    }
+    size_t F = (uintptr_t)i_stack + I_BIG - frame;
+    for (size_t size = F - 16; size <= F + 16; size++) {
+        int r = i_trial(size, use_tl, &frame);
+        if (r == 20) {
+            refused++;
+            if (size > F) {    /* larger than the frame's extent: sigaltstack must take it */
+                n_bad++;
+                snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), " F%+d refused;", (int)(size - F));
+            }
+            continue;
+        }
+        accepted++;
+        if (r != 0 || frame < (uintptr_t)i_stack) {
+            n_bad++;
+            snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), " F%+d: %s;", (int)(size - F),
+                     r == 0 ? "frame below the stack" : r >= 100 ? strsignal(r - 100) : "handler did not run");
+        }
+    }
+    th_check(n_bad == 0,
+             "(i) %s: alternate stacks of F-16 .. F+16 bytes (F = %zu, the frame's extent) on a 16-aligned base: "
+             "%d accepted by sigaltstack, each took the frame (handler ran, frame inside the stack); %d refused "
+             "(ENOMEM, not larger than the frame)%s%s",
+             use_tl ? "TL in use" : "no TL in use", F, accepted, refused, n_bad ? "; WRONG:" : "", bad);
+}
+
+/* ---- (j): a handler's TL writes do not reach code that used TL at reset values ---- */
+static struct tl_full_state j_before, j_after, j_pattern;
+
+static void j_handler(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig; (void)si; (void)uc;
+    rep->j_ran = 1;
+    tl_state_write(&j_pattern);
+}
+
+static void check_handler_changes_at_reset(void)
+{
+    int st;
+
+    memset(rep, 0, sizeof(*rep));
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(10);
+        tl_state_pattern(&j_pattern, 66);
+        tl_state_read(&j_before);           /* TL used, the state left at reset */
+        install(SIGUSR1, j_handler, 0);
+        raise(SIGUSR1);
+        rep->j_returned = 1;
+        tl_state_read(&j_after);
+        rep->live = j_after;
+        rep->live_cmp = tl_state_compare(&j_after, &j_before);
+        _exit(rep->live_cmp ? 1 : 0);
+    }
+    th_wait(pid, &st, 15000, 0);
+    th_check(rep->j_ran && rep->j_returned && rep->live_cmp == 0 && st != -1 && WIFEXITED(st) &&
+             WEXITSTATUS(st) == 0,
+             "(j) code that read its TL state at reset values, a handler that writes a whole TL state: "
+             "handler %s, returned %s, the interrupted code's TL state %s (%s; child %s)",
+             rep->j_ran ? "ran" : "did NOT run", rep->j_returned ? "yes" : "NO",
+             rep->live_cmp ? "CHANGED" : "exactly as before", th_summary(&rep->live), th_status(st));
+}
+
 int main(int argc, char **argv)
 {
     unsigned iters = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 300;
@@ -904,6 +1033,13 @@ int main(int argc, char **argv)
     check_autodisarm(65536, SS_AUTODISARM, 1, 0);
     check_autodisarm(65536, SS_AUTODISARM, 1, 1);
     check_top_of_address_space();
+    i_stack = mmap(NULL, I_BIG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (i_stack == MAP_FAILED) {
+        th_check(0, "(i) mmap of %lu bytes: %s", I_BIG, strerror(errno));
+    } else {
+        check_stack_sizes(1);
+    }
+    check_handler_changes_at_reset();
     for (int k = 0; k < N_DAMAGE; k++) {
         check_damage(k);
     }

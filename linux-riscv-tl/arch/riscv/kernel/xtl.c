@@ -515,6 +515,26 @@ void riscv_xtl_free_sigcontext(struct riscv_xtl_ctx *c)
 	kvfree(c);
 }
 
+/*
+ * rt_sigreturn of a valid frame without the TL record.  Eager mode: the
+ * frame was written while the task's state was the reset state (not in
+ * use), which the interrupted code may have been using all the same (the
+ * first TL access does not trap): a handler's TL changes must not reach it,
+ * so the reset state comes back.  Lazy mode: the task had no TL state when
+ * the frame was written; a handler that used TL leaves it in use, as a
+ * handler using V for the first time does.
+ */
+void riscv_xtl_restore_without_record(void)
+{
+	struct task_struct *t = current;
+
+	if (!riscv_xtl_enabled() || xtl_lazy || !t->thread.xtl_ctx)
+		return;
+	xtl_invalidate(t);
+	xtl_ctx_reset(t->thread.xtl_ctx);
+	t->thread.xtl_in_use = false;
+}
+
 /* ---- ptrace regset NT_RISCV_XTL (and the core dump note) ---- */
 
 int riscv_xtl_regset_active(struct task_struct *target, const struct user_regset *regset)
@@ -550,6 +570,9 @@ int riscv_xtl_regset_set(struct task_struct *target, const struct user_regset *r
 
 	if (!riscv_xtl_enabled())
 		return -ENODEV;
+	/* An empty write changes nothing, a task without TL state included. */
+	if (!count)
+		return 0;
 	state = kvzalloc(sizeof(*state), GFP_KERNEL);
 	if (!state)
 		return -ENOMEM;

@@ -50,6 +50,7 @@ long riscv_xtl_save_sigcontext(void __user **sc_ext_ptr);
 long riscv_xtl_read_sigcontext(void __user *hdr, u32 size, struct riscv_xtl_ctx **ctx);
 void riscv_xtl_install_sigcontext(struct riscv_xtl_ctx *ctx);
 void riscv_xtl_free_sigcontext(struct riscv_xtl_ctx *ctx);
+void riscv_xtl_restore_without_record(void);
 unsigned long riscv_xtl_hwprobe(const struct cpumask *cpus);
 int riscv_xtl_regset_active(struct task_struct *target, const struct user_regset *regset);
 int riscv_xtl_regset_get(struct task_struct *target, const struct user_regset *regset,
@@ -74,6 +75,7 @@ static inline long riscv_xtl_read_sigcontext(void __user *hdr, u32 size,
 					    struct riscv_xtl_ctx **ctx) { return -EINVAL; }
 static inline void riscv_xtl_install_sigcontext(struct riscv_xtl_ctx *ctx) {}
 static inline void riscv_xtl_free_sigcontext(struct riscv_xtl_ctx *ctx) {}
+static inline void riscv_xtl_restore_without_record(void) {}
 static inline unsigned long riscv_xtl_hwprobe(const struct cpumask *cpus) { return 0; }
 
 #endif /* CONFIG_RISCV_ISA_XTL */
