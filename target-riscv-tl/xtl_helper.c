@@ -743,7 +743,7 @@ void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t 
     const uintptr_t ra = GETPC();
 
     xtl_guest_access_begin(ra);
-    if (!likely(xtl_mem_insn_fast(env, tlr, flags, imm, base, false))) {
+    if (unlikely(!xtl_mem_insn_fast(env, tlr, flags, imm, base, false))) {
         xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, false, ra);
     }
     xtl_guest_access_end();
@@ -755,7 +755,7 @@ void HELPER(xtl_store)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t
     const uintptr_t ra = GETPC();
 
     xtl_guest_access_begin(ra);
-    if (!likely(xtl_mem_insn_fast(env, tlr, flags, imm, base, true))) {
+    if (unlikely(!xtl_mem_insn_fast(env, tlr, flags, imm, base, true))) {
         xtl_mem_insn(env, tlr, flags & XTL_MEM_MASKED, imm, base, true, ra);
     }
     xtl_guest_access_end();

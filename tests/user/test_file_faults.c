@@ -13,6 +13,7 @@
  * three pages: page 0 holds the file, pages 1 and 2 are past its end.
  */
 #include "tl_test.h"
+#include "tl_state.h"
 #include "tl/tl_insn.h"
 
 #include <fcntl.h>
@@ -26,18 +27,9 @@ static uint8_t reg_pat(size_t i) { return (uint8_t)(0xA0 ^ (i * 29 + 7)); }
 static uint8_t pre[1024], rb[1024] __attribute__((aligned(64)));
 static uint8_t src[1024] __attribute__((aligned(64)));
 
-/* Whole-register CSR state: int8 [4, 16, 16], W = P = 256 (contiguous 1 KiB). */
-static void whole_reg(void)
-{
-    tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
-    tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(4, 16, 16));
-    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 256);
-    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 256);
-}
-
 static void preload(void)
 {
-    whole_reg();
+    tl_state_whole_register_view();
     for (int i = 0; i < 1024; i++) {
         pre[i] = reg_pat(i);
     }
@@ -46,7 +38,7 @@ static void preload(void)
 
 static int reg_unchanged(void)
 {
-    whole_reg();
+    tl_state_whole_register_view();
     memset(rb, 0, sizeof(rb));
     tl_store(1, 0, rb);
     return memcmp(rb, pre, 1024) == 0;
@@ -120,7 +112,7 @@ static void run(const char *kind, int shared)
     tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 256);
     tl_csr_write(TL_CSR_TMASK_LS, 0x7);
     sig = TL_TRAPS(tl_mload(1, 0, m + PG - 768));
-    whole_reg();
+    tl_state_whole_register_view();
     tl_store(1, 0, rb);
     ok = sig == 0;
     for (int i = 0; i < 4 && ok; i++) {
@@ -134,7 +126,7 @@ static void run(const char *kind, int shared)
              "(signal %d)", kind, sig);
 
     /* A store across the end: SIGBUS, and the file's page keeps every byte. */
-    whole_reg();
+    tl_state_whole_register_view();
     for (int i = 0; i < 1024; i++) {
         src[i] = (uint8_t)(i * 3 + 1);
     }
@@ -157,7 +149,7 @@ static void run(const char *kind, int shared)
     ok = sig == 0 && memcmp(cross, src, 1024) == 0;
     preload();
     sig = TL_TRAPS(tl_load(1, 0, cross));
-    whole_reg();
+    tl_state_whole_register_view();
     tl_store(1, 0, rb);
     tl_check(ok && sig == 0 && memcmp(rb, src, 1024) == 0,
              "%s: after ftruncate to 3 pages the store and the load across the old end complete (signal %d)",
