@@ -34,7 +34,8 @@ group_scripts() {
         fwci) echo tests/fwci/run.sh ;;
         plugin) echo tests/plugin/run.sh ;;
         system) echo tests/system/test_dtb.sh tests/system/test_local_mem.sh \
-                     tests/system/test_gdb.sh tests/system/test_migration.sh ;;
+                     tests/system/test_gdb.sh tests/system/test_migration.sh \
+                     tests/system/test_glue_warnings.sh ;;
         linux) echo tests/linux/run.sh tests/linux/kselftests.sh ;;
         distro) echo tests/distro/run.sh ;;
         install) echo tests/install/run.sh ;;

@@ -18,6 +18,7 @@
 #ifdef CONFIG_USER_ONLY
 #include "user/page-protection.h"
 #else
+#include "accel/tcg/cpu-ops.h"
 #include "exec/memory.h"
 #include "qemu/rcu.h"
 #endif
