@@ -16,10 +16,15 @@
 static uint8_t buf_a[4096] __attribute__((aligned(4096)));
 static uint8_t buf_b[4096] __attribute__((aligned(4096)));
 static uint8_t buf_c[4096] __attribute__((aligned(4096)));
+/* Initialised, so in the executable's file-backed pages: a program's own tables and buffers. */
+static const uint8_t ro_table[1024] __attribute__((aligned(1024))) = {1};
+static uint8_t data_buf[1024] __attribute__((aligned(1024))) = {1};
 
 static void b_load(void *c, uint64_t r) { (void)c; bench_tl_load(buf_a, r); }
 static void b_load_strided(void *c, uint64_t r) { (void)c; bench_tl_load(buf_a, r); }
 static void b_store(void *c, uint64_t r) { (void)c; bench_tl_store(buf_b, r); }
+static void b_load_rodata(void *c, uint64_t r) { (void)c; bench_tl_load(ro_table, r); }
+static void b_store_data(void *c, uint64_t r) { (void)c; bench_tl_store(data_buf, r); }
 static void b_copy(void *c, uint64_t r) { (void)c; bench_tl_copy(buf_b, buf_a, r); }
 static void b_xpose(void *c, uint64_t r) { (void)c; bench_tl_xpose(r); }
 static void b_concat2(void *c, uint64_t r) { (void)c; bench_tl_concat2(r); }
@@ -56,6 +61,8 @@ int main(void)
     report("tl.load_1k", b_load, 1024, BENCH_UNROLL);
     report("tl.store_1k", b_store, 1024, BENCH_UNROLL);
     report("tl.load+store_1k", b_copy, 1024, BENCH_UNROLL / 2);
+    report("tl.load_1k_rodata", b_load_rodata, 1024, BENCH_UNROLL);
+    report("tl.store_1k_data", b_store_data, 1024, BENCH_UNROLL);
     bench_setup_mem_1k_strided();
     report("tl.load_1k_pitch256", b_load_strided, 1024, BENCH_UNROLL);
     bench_setup_mem_1k();

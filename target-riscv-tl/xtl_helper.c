@@ -450,10 +450,9 @@ static inline bool xtl_plugin_watches_memory(CPURISCVState *env)
  * changed since.  User mode has no pointer masking (riscv_pm_get_pmm), so
  * addresses are used as they are.
  */
-static inline uint8_t *xtl_checked_host(CPURISCVState *env, uint64_t addr, uint64_t span,
-                                        uint64_t addr_mask, bool is_store)
+static inline uint8_t *xtl_range_host(CPURISCVState *env, const struct XtlCheckedRange *checked,
+                                      uint64_t addr, uint64_t span, uint64_t addr_mask)
 {
-    const struct XtlCheckedRange *checked = &env->xtl_checked[is_store];
     uint64_t last = addr + span - 1;
 
     if (likely(checked->generation == qatomic_read(&page_flags_generation) &&
@@ -463,16 +462,38 @@ static inline uint8_t *xtl_checked_host(CPURISCVState *env, uint64_t addr, uint6
     }
     return NULL;
 }
+
+static inline uint8_t *xtl_checked_host(CPURISCVState *env, uint64_t addr, uint64_t span,
+                                        uint64_t addr_mask, bool is_store)
+{
+    return xtl_range_host(env, &env->xtl_checked[is_store], addr, span, addr_mask);
+}
+
+/*
+ * The same for the last range found mapped that is not all anonymous
+ * memory (a program's data and read-only data, a file mapping): accesses
+ * in it touch their pages first (xtl_touch_plan_pages), so the inline
+ * paths never use it.  Per host thread, that is per vCPU.
+ */
+static __thread struct XtlCheckedRange xtl_checked_touch[2];
 #endif
 
+/*
+ * The host address of the span [addr, addr + span) when it is accessible
+ * as a whole for the access type, else NULL.  *touch: the span is not all
+ * anonymous memory (user mode), so the caller must read a byte of every
+ * page it will access before it changes anything (xtl_touch_plan_pages).
+ */
 static uint8_t * __attribute__((noinline))
 xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
-              uint64_t addr_mask, MMUAccessType type, int mmu_idx, uintptr_t ra)
+              uint64_t addr_mask, MMUAccessType type, int mmu_idx, uintptr_t ra,
+              bool *touch)
 {
     uint64_t first_page = addr & TARGET_PAGE_MASK;
     uint64_t last = addr + span - 1;
     uint8_t *host = NULL;
 
+    *touch = false;
     if (span == 0 || last < addr || last > addr_mask) {
         return NULL;
     }
@@ -495,12 +516,7 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
     if (probe_access_flags(env, addr, 1, type, mmu_idx, true, &h, ra)) {
         return NULL;
     }
-    /*
-     * Only anonymous memory: a file mapping can raise SIGBUS past the end
-     * of its file, which the general path checks page by page before it
-     * changes anything.
-     */
-    const int need = (type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ) | PAGE_ANON;
+    const int need = type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ;
     target_ulong map_first, map_last;
     /*
      * Remember the whole run of pages with the same flags around addr (the
@@ -508,20 +524,35 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
      * An odd generation is a change of the flags in progress; a changed
      * one, a lookup that may have seen a range being rewritten.
      */
-    if (!(generation & 1) && page_flags_range(addr, need, &map_first, &map_last) &&
+    if (!(generation & 1) && page_flags_range(addr, need | PAGE_ANON, &map_first, &map_last) &&
         qatomic_read(&page_flags_generation) == generation && last <= map_last) {
         checked->generation = generation;
         checked->first = map_first;
         checked->last = map_last;
         return h;
     }
-    if (!(page_get_flags(addr) & PAGE_ANON)) {
+    const bool one_page = (last & TARGET_PAGE_MASK) == first_page;
+    const target_ulong rest = first_page + TARGET_PAGE_SIZE, rest_len = last - rest + 1;
+
+    if (!one_page && !page_check_range(rest, rest_len, need)) {
         return NULL;
     }
-    if ((last & TARGET_PAGE_MASK) != first_page &&
-        !page_check_range(first_page + TARGET_PAGE_SIZE, last - first_page - TARGET_PAGE_SIZE + 1,
-                          need)) {
-        return NULL;
+    /*
+     * Only anonymous memory is remembered for the inline paths: a file
+     * mapping's page past the end of its file is mapped but raises SIGBUS
+     * when touched, so every access to it touches its pages first.
+     */
+    if (!(page_get_flags(addr) & PAGE_ANON) ||
+        (!one_page && !page_check_range(rest, rest_len, need | PAGE_ANON))) {
+        checked = &xtl_checked_touch[type == MMU_DATA_STORE];
+        if (!(generation & 1) && page_flags_range(addr, need, &map_first, &map_last) &&
+            qatomic_read(&page_flags_generation) == generation && last <= map_last) {
+            checked->generation = generation;
+            checked->first = map_first;
+            checked->last = map_last;
+        }
+        *touch = true;
+        return h;
     }
     checked->generation = generation;
     checked->first = first_page;
@@ -577,6 +608,42 @@ xtl_mem_insn_general(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
     xtl_finish(env, st, ra);
 }
 
+#ifdef CONFIG_USER_ONLY
+/*
+ * The first byte of every page a range of at most one page accesses, in
+ * increasing address: a file page past the end of its file raises the
+ * guest's SIGBUS here, at the first byte past the end, as the scalar access
+ * to it would (helper_retaddr is set).  Guest and host pages line up
+ * (guest_base is page aligned).
+ */
+static inline void xtl_touch_range(const uint8_t *host, uint32_t len)
+{
+    const uintptr_t last = (uintptr_t)host + len - 1;
+
+    (void)*(volatile const uint8_t *)host;
+    if ((last & TARGET_PAGE_MASK) != ((uintptr_t)host & TARGET_PAGE_MASK)) {
+        (void)*(volatile const uint8_t *)(last & TARGET_PAGE_MASK);
+    }
+}
+
+/*
+ * Every page the plan accesses touched in its scan order, starting at host
+ * (the plan's first byte), before the copy changes anything.  A slice
+ * (W <= 1 KiB) lies on at most two pages.
+ */
+static void xtl_touch_plan_pages(const tl_mem_plan *p, const uint8_t *host)
+{
+    QEMU_BUILD_BUG_ON(TL_REG_BYTES > TARGET_PAGE_SIZE);
+    if (p->contiguous) {
+        xtl_touch_range(host, p->block_bytes);
+        return;
+    }
+    for (uint32_t sel = p->selected; sel != 0; sel &= sel - 1) {
+        xtl_touch_range(host + (int64_t)ctz32(sel) * p->pitch, p->width);
+    }
+}
+#endif
+
 static void __attribute__((noinline))
 xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
              target_ulong base, bool is_store, uintptr_t ra)
@@ -593,16 +660,32 @@ xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
             const uint64_t first = tl_mem_plan_first(plan, imm, base, addr_mask);
 #ifdef CONFIG_USER_ONLY
             const int mmu_idx = MMUIdx_U;       /* the only one; user-mode probes ignore it */
+            bool touch = false;
 
             host = xtl_checked_host(env, first, plan->span, addr_mask, is_store);
+            if (!host) {
+                host = xtl_range_host(env, &xtl_checked_touch[is_store], first, plan->span,
+                                      addr_mask);
+                touch = true;
+            }
             if (!host)
 #else
             const int mmu_idx = riscv_env_mmu_index(env, false);
 #endif
             {
+#ifndef CONFIG_USER_ONLY
+                bool touch;
+#endif
+
                 host = xtl_fast_host(env, first, plan->span, addr_mask,
-                                     is_store ? MMU_DATA_STORE : MMU_DATA_LOAD, mmu_idx, ra);
+                                     is_store ? MMU_DATA_STORE : MMU_DATA_LOAD, mmu_idx, ra,
+                                     &touch);
             }
+#ifdef CONFIG_USER_ONLY
+            if (host && touch) {
+                xtl_touch_plan_pages(plan, host);
+            }
+#endif
         }
         if (likely(host || plan->span == 0)) {
             if (is_store) {

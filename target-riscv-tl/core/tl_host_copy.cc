@@ -7,8 +7,8 @@
  * AVX-512 hosts and 32-byte ones on AVX2 hosts, other contiguous plans
  * one library copy; otherwise
  * slices are copied one by one, with dense rows (every slice up to D0,
- * W = S) walked by pointer increments (unrolled for widths of 32 to 512
- * bytes), inline 32-byte (AVX2) or 64-byte (AVX-512) moves as the host
+ * W = S) walked by pointer increments (unrolled for widths of 16 to 512
+ * bytes), inline 16-, 32-byte (AVX2) or 64-byte (AVX-512) moves as the host
  * SIMD set allows (tl_host_simd.cc), and the bytes of a load that no
  * slice covers zeroed.
  *
@@ -209,6 +209,16 @@ __attribute__((target("avx2"), always_inline)) inline void CopyRowsAvx2(uint8_t 
     }
 }
 
+/* Dense rows of 16 bytes (a pixel's channels of an NHWC tile): one 16-byte move each. */
+inline void CopyRows16(uint8_t *to, int64_t to_step, const uint8_t *from, int64_t from_step,
+                       uint32_t rows)
+{
+    for (uint32_t r = 0; r < rows; r++, to += to_step, from += from_step) {
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(to),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i *>(from)));
+    }
+}
+
 /* Dense rows of the widths tiles use most; false for other widths. */
 __attribute__((target("avx2"))) inline bool CopyDenseRowsAvx2(uint8_t *to, int64_t to_step,
                                                                const uint8_t *from,
@@ -216,6 +226,7 @@ __attribute__((target("avx2"))) inline bool CopyDenseRowsAvx2(uint8_t *to, int64
                                                                uint32_t rows)
 {
     switch (width) {
+    case 16: CopyRows16(to, to_step, from, from_step, rows); return true;
     case 32: CopyRowsAvx2<32>(to, to_step, from, from_step, rows); return true;
     case 64: CopyRowsAvx2<64>(to, to_step, from, from_step, rows); return true;
     case 128: CopyRowsAvx2<128>(to, to_step, from, from_step, rows); return true;

@@ -7,7 +7,10 @@
  * changes: the destination TLReg keeps its contents, a store writes no
  * byte, not even to the page before the end of the file.  Slices a mask
  * leaves out are not accessed, so they raise nothing; once the file grows,
- * the same instructions complete.
+ * the same instructions complete, and once it shrinks again (after
+ * accesses that completed there) they raise SIGBUS again.  The program's
+ * own file-backed pages (its code, its initialised .data) take TL loads and
+ * stores like any other memory: the reference is scalar accesses.
  *
  * The file is 4096 bytes (one page, byte k = k * 7 + 0x31); the mappings are
  * three pages: page 0 holds the file, pages 1 and 2 are past its end.
@@ -155,8 +158,98 @@ static void run(const char *kind, int shared)
              "%s: after ftruncate to 3 pages the store and the load across the old end complete (signal %d)",
              kind, sig);
 
+    /*
+     * The file shrinks back to one page after the accesses above completed
+     * over its old end: the same accesses raise SIGBUS again, as the
+     * scalar load does, and change nothing.
+     */
+    uint8_t before[PG];
+    memcpy(before, m, PG);
+    if (ftruncate(fd, PG) != 0) {
+        perror("ftruncate");
+        exit(2);
+    }
+    sig = TL_TRAPS((void)*(volatile uint8_t *)past);
+    tl_check(sig == SIGBUS && tl_trap_addr == past,
+             "%s: after ftruncate back to 1 page a scalar load past the end raises SIGBUS (signal %d)", kind,
+             sig);
+    preload();
+    sig = TL_TRAPS(tl_load(1, 0, cross));
+    tl_check(sig == SIGBUS && tl_trap_addr == past && reg_unchanged(),
+             "%s: after ftruncate back to 1 page tl.load across the end: SIGBUS at the first byte past it, "
+             "tl1 unchanged (signal %d at %p)", kind, sig, tl_trap_addr);
+    tl_load(2, 0, src);
+    sig = TL_TRAPS(tl_store(2, 0, m + PG - 768 + 1));
+    tl_check(sig == SIGBUS && tl_trap_addr == past && memcmp(m, before, PG) == 0,
+             "%s: after ftruncate back to 1 page tl.store across the end: SIGBUS, no byte of the file's page "
+             "changed (signal %d at %p)", kind, sig, tl_trap_addr);
+
     munmap(m, 3 * PG);
     close(fd);
+}
+
+/* Initialised, so in .data: file-backed pages of the executable (MAP_PRIVATE). */
+static uint8_t data_buf[3 * 1024] __attribute__((aligned(64))) = {1};
+
+/* The ISA's register after a load of [4, 1, 256] with width w, pitch p, mask m (docs/isa.md 5.2). */
+static void expect_load(uint8_t *want, const volatile uint8_t *base, unsigned w, long p, uint32_t m)
+{
+    memset(want, 0, 1024);
+    for (unsigned i = 0; i < 4; i++) {
+        for (unsigned b = 0; b < w && (m >> i & 1); b++) {
+            want[i * 256 + b] = base[i * p + b];
+        }
+    }
+}
+
+static void static_data(void)
+{
+    static uint8_t want[1024];
+    const volatile uint8_t *code = (const volatile uint8_t *)(uintptr_t)&make_file;
+
+    /* The program's code: a whole register, then strided masked slices. */
+    tl_state_whole_register_view();
+    tl_load(1, 0, (const void *)code);
+    tl_store(1, 0, rb);
+    expect_load(want, code, 256, 256, 0xF);
+    tl_check(memcmp(rb, want, 1024) == 0, "tl.load of 1 KiB of the program's code gives its bytes");
+    tl_state_whole_register_view();
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 100);
+    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 300);
+    tl_csr_write(TL_CSR_TMASK_LS, 0xB);
+    tl_mload(1, 0, (const void *)(code + 5));
+    tl_state_whole_register_view();
+    tl_store(1, 0, rb);
+    expect_load(want, code + 5, 100, 300, 0xB);
+    tl_check(memcmp(rb, want, 1024) == 0,
+             "tl.mload of slices 0, 1, 3 (100 bytes, pitch 300) of the program's code gives its bytes");
+
+    /* .data: a store, then a load back, each checked with scalar accesses. */
+    for (int i = 0; i < 1024; i++) {
+        src[i] = (uint8_t)(i * 11 + 5);
+    }
+    for (int round = 0; round < 2; round++) {     /* the second round reaches the range remembered */
+        memset(data_buf, 0x5A, sizeof(data_buf));
+        tl_state_whole_register_view();
+        tl_load(2, 0, src);
+        tl_store(2, 0, data_buf + 1000);
+        int ok = memcmp(data_buf + 1000, src, 1024) == 0;
+        for (int i = 0; i < 1000 && ok; i++) {
+            ok = data_buf[i] == 0x5A && data_buf[2024 + i] == 0x5A;
+        }
+        tl_check(ok, "tl.store of 1 KiB to .data writes exactly its bytes (round %d)", round);
+        for (int i = 0; i < (int)sizeof(data_buf); i++) {
+            data_buf[i] = (uint8_t)(i * 3 + round);
+        }
+        tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, 64);
+        tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 700);
+        tl_load(1, 0, data_buf + 17);
+        tl_state_whole_register_view();
+        tl_store(1, 0, rb);
+        expect_load(want, data_buf + 17, 64, 700, 0xF);
+        tl_check(memcmp(rb, want, 1024) == 0,
+                 "tl.load of 4 slices of 64 bytes at pitch 700 from .data gives its bytes (round %d)", round);
+    }
 }
 
 int main(void)
@@ -164,5 +257,6 @@ int main(void)
     tl_trap_install();
     run("MAP_SHARED", 1);
     run("MAP_PRIVATE", 0);
+    static_data();
     return tl_test_finish();
 }
