@@ -183,6 +183,25 @@ static bool xtl_mmio_byte_accepted(XtlMemAccess *m, uint64_t addr, MMUAccessType
 }
 #endif
 
+#ifdef CONFIG_USER_ONLY
+/*
+ * One byte of guest memory touched through its host address, so that a
+ * host fault there (a file page past the end of its file) is raised now,
+ * before the instruction changes anything; helper_retaddr is set, so it is
+ * the guest's.  A store's touch is a write that keeps the byte's value (an
+ * atomic OR with 0): a shared file page can refuse writes only (no space
+ * left to allocate it).
+ */
+static inline void xtl_touch_byte(void *host, bool is_store)
+{
+    if (is_store) {
+        __atomic_fetch_or((uint8_t *)host, 0, __ATOMIC_RELAXED);
+    } else {
+        (void)*(volatile const uint8_t *)host;
+    }
+}
+#endif
+
 /*
  * TL accesses are byte accesses (docs/isa.md 5.2): a chunk whose probe
  * fails as a whole (PMP can allow only part of a page) or that is MMIO is
@@ -213,11 +232,10 @@ static bool xtl_mem_probe(void *opaque, uint64_t addr, uint32_t len, bool is_sto
         /*
          * A file mapping's page past the end of the file is mapped but
          * raises SIGBUS when touched: touch the chunk's page now, before
-         * the instruction changes anything (the helpers run with
-         * helper_retaddr set, so the guest gets the SIGBUS).
+         * the instruction changes anything.
          */
         if (!(flags & TLB_INVALID_MASK)) {
-            (void)*(volatile uint8_t *)g2h(env_cpu(m->env), adjust_addr(m->env, addr));
+            xtl_touch_byte(g2h(env_cpu(m->env), adjust_addr(m->env, addr)), is_store);
         }
 #else
         CPUTLBEntryFull *full;
@@ -610,36 +628,59 @@ xtl_mem_insn_general(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
 
 #ifdef CONFIG_USER_ONLY
 /*
- * The first byte of every page a range of at most one page accesses, in
+ * The pages of a range of at most one page not touched yet (*touched: the
+ * last page touched), each at its first byte the range covers, in
  * increasing address: a file page past the end of its file raises the
  * guest's SIGBUS here, at the first byte past the end, as the scalar access
- * to it would (helper_retaddr is set).  Guest and host pages line up
- * (guest_base is page aligned).
+ * to it would.  Guest and host pages line up (guest_base is page aligned).
  */
-static inline void xtl_touch_range(const uint8_t *host, uint32_t len)
+static inline void xtl_touch_range(uint8_t *host, uint32_t len, bool is_store,
+                                   uintptr_t *touched)
 {
-    const uintptr_t last = (uintptr_t)host + len - 1;
+    const uintptr_t first = (uintptr_t)host & TARGET_PAGE_MASK;
+    const uintptr_t last = ((uintptr_t)host + len - 1) & TARGET_PAGE_MASK;
 
-    (void)*(volatile const uint8_t *)host;
-    if ((last & TARGET_PAGE_MASK) != ((uintptr_t)host & TARGET_PAGE_MASK)) {
-        (void)*(volatile const uint8_t *)(last & TARGET_PAGE_MASK);
+    if (first != *touched) {
+        xtl_touch_byte(host, is_store);
+    }
+    if (last != first) {
+        xtl_touch_byte((uint8_t *)last, is_store);
+    }
+    *touched = last;
+}
+
+/*
+ * Every page the plan accesses touched once, in its scan order (the slices
+ * of an ordered plan lie in increasing addresses), starting at host (the
+ * plan's first byte), before the copy changes anything.  A slice
+ * (W <= 1 KiB) lies on at most two pages.
+ */
+static void xtl_touch_plan_pages(const tl_mem_plan *p, uint8_t *host, bool is_store)
+{
+    uintptr_t touched = 1;      /* no page: pages are aligned */
+
+    QEMU_BUILD_BUG_ON(TL_REG_BYTES > TARGET_PAGE_SIZE);
+    if (p->contiguous) {
+        xtl_touch_range(host, p->block_bytes, is_store, &touched);
+        return;
+    }
+    for (uint32_t sel = p->selected; sel != 0; sel &= sel - 1) {
+        xtl_touch_range(host + (int64_t)ctz32(sel) * p->pitch, p->width, is_store, &touched);
     }
 }
 
 /*
- * Every page the plan accesses touched in its scan order, starting at host
- * (the plan's first byte), before the copy changes anything.  A slice
- * (W <= 1 KiB) lies on at most two pages.
+ * A load whose reads may end it half-way (a file mapping truncated by
+ * another thread after the touch): the bytes go to a buffer first, the
+ * register is written after the last read.
  */
-static void xtl_touch_plan_pages(const tl_mem_plan *p, const uint8_t *host)
+static void xtl_load_staged(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host)
 {
-    QEMU_BUILD_BUG_ON(TL_REG_BYTES > TARGET_PAGE_SIZE);
-    if (p->contiguous) {
-        xtl_touch_range(host, p->block_bytes);
-        return;
-    }
-    for (uint32_t sel = p->selected; sel != 0; sel &= sel - 1) {
-        xtl_touch_range(host + (int64_t)ctz32(sel) * p->pitch, p->width);
+    uint8_t stage[TL_REG_BYTES] QEMU_ALIGNED(64) XTL_UNINIT;
+
+    if (rd != 0) {
+        tl_load_to_buffer(stage, p, host);
+        tl_copy_whole_reg(s->reg[rd], stage);
     }
 }
 #endif
@@ -655,12 +696,12 @@ xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
     plan = tl_mem_plan_of(&env->xtl, masked);
     if (likely(plan->status == TL_OK && plan->ordered)) {
         uint8_t *host = NULL;
+        bool touch = false;
 
         if (plan->span != 0) {
             const uint64_t first = tl_mem_plan_first(plan, imm, base, addr_mask);
 #ifdef CONFIG_USER_ONLY
             const int mmu_idx = MMUIdx_U;       /* the only one; user-mode probes ignore it */
-            bool touch = false;
 
             host = xtl_checked_host(env, first, plan->span, addr_mask, is_store);
             if (!host) {
@@ -673,23 +714,23 @@ xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
             const int mmu_idx = riscv_env_mmu_index(env, false);
 #endif
             {
-#ifndef CONFIG_USER_ONLY
-                bool touch;
-#endif
-
                 host = xtl_fast_host(env, first, plan->span, addr_mask,
                                      is_store ? MMU_DATA_STORE : MMU_DATA_LOAD, mmu_idx, ra,
                                      &touch);
             }
 #ifdef CONFIG_USER_ONLY
             if (host && touch) {
-                xtl_touch_plan_pages(plan, host);
+                xtl_touch_plan_pages(plan, host, is_store);
             }
 #endif
         }
         if (likely(host || plan->span == 0)) {
             if (is_store) {
                 tl_store_to_host(&env->xtl, tlr, plan, host);
+#ifdef CONFIG_USER_ONLY
+            } else if (touch) {
+                xtl_load_staged(&env->xtl, tlr, plan, host);
+#endif
             } else {
                 tl_load_from_host(&env->xtl, tlr, plan, host);
             }

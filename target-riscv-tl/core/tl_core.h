@@ -242,6 +242,12 @@ static inline uint64_t tl_mem_plan_first(const tl_mem_plan *p, int32_t imm8, uin
  * The outcome is that of tl_exec_load_batch/tl_exec_store_batch.
  */
 void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host);
+/*
+ * The register tl_load_from_host would give, written to dst (TL_REG_BYTES
+ * bytes) instead: for callers whose reads may end the instruction half-way
+ * (QEMU user mode on a file mapping), which copy dst to the register after.
+ */
+void tl_load_to_buffer(uint8_t *dst, const tl_mem_plan *p, const uint8_t *host);
 void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host);
 
 /*

@@ -352,7 +352,11 @@ void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uin
     if (rd == 0) {
         return; /* plain RAM: reading it has no effect to keep */
     }
-    uint8_t *dst = s->reg[rd];
+    tl_load_to_buffer(s->reg[rd], p, host);
+}
+
+void tl_load_to_buffer(uint8_t *dst, const tl_mem_plan *p, const uint8_t *host)
+{
     if (p->whole_reg) {
         tl_copy_whole_reg(dst, host);
         return;

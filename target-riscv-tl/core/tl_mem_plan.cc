@@ -341,14 +341,20 @@ tl_status tl_exec_load_batch(tl_state *s, unsigned rd, bool masked, int32_t imm8
     if (!ProbeBatch(l, mem, false, fault_addr)) {
         return TL_FAULT;
     }
-    /* A load to tl0 still performs its reads (they may have side effects, e.g. MMIO). */
-    TL_UNINIT uint8_t discard[TL_REG_BYTES];
-    uint8_t *dst = rd != 0 ? s->reg[rd] : discard;
+    /*
+     * The reads go to a buffer and the register is written after the last
+     * one: a read that ends the instruction half-way (a device that fails
+     * the access, a host fault in user mode) leaves the register as it was.
+     * A load to tl0 still performs its reads (they may have side effects,
+     * e.g. MMIO).
+     */
+    TL_UNINIT uint8_t stage[TL_REG_BYTES];
     if (l.ncopy != 0) {
-        mem->read(mem->opaque, l.copy, l.ncopy, dst);
+        mem->read(mem->opaque, l.copy, l.ncopy, stage);
     }
     if (rd != 0) {
-        ZeroUnloaded(plan, dst);
+        ZeroUnloaded(plan, stage);
+        tl_copy_whole_reg(s->reg[rd], stage);
     }
     return TL_OK;
 }
