@@ -494,13 +494,35 @@ static inline uint8_t *xtl_checked_host(CPURISCVState *env, uint64_t addr, uint6
  * paths never use it.  Per host thread, that is per vCPU.
  */
 static __thread struct XtlCheckedRange xtl_checked_touch[2];
+
+/*
+ * Remembers in *checked the whole run of pages with the given flags around
+ * addr (the buffer's mapping) when it reaches last, so that the next
+ * accesses to it need no lookup; false when it does not.  An odd
+ * generation is a change of the flags in progress; a changed one, a lookup
+ * that may have seen a range being rewritten.
+ */
+static bool xtl_remember_run(struct XtlCheckedRange *checked, uint64_t generation,
+                             uint64_t addr, uint64_t last, int flags)
+{
+    target_ulong map_first, map_last;
+
+    if (!(generation & 1) && page_flags_range(addr, flags, &map_first, &map_last) &&
+        qatomic_read(&page_flags_generation) == generation && last <= map_last) {
+        checked->generation = generation;
+        checked->first = map_first;
+        checked->last = map_last;
+        return true;
+    }
+    return false;
+}
 #endif
 
 /*
  * The host address of the span [addr, addr + span) when it is accessible
  * as a whole for the access type, else NULL.  *touch: the span is not all
- * anonymous memory (user mode), so the caller must read a byte of every
- * page it will access before it changes anything (xtl_touch_plan_pages).
+ * anonymous memory (user mode), so the caller must touch every page it
+ * will access before it changes anything (xtl_touch_plan_pages).
  */
 static uint8_t * __attribute__((noinline))
 xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
@@ -535,18 +557,8 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
         return NULL;
     }
     const int need = type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ;
-    target_ulong map_first, map_last;
-    /*
-     * Remember the whole run of pages with the same flags around addr (the
-     * buffer's mapping), so that the next accesses to it need no lookup.
-     * An odd generation is a change of the flags in progress; a changed
-     * one, a lookup that may have seen a range being rewritten.
-     */
-    if (!(generation & 1) && page_flags_range(addr, need | PAGE_ANON, &map_first, &map_last) &&
-        qatomic_read(&page_flags_generation) == generation && last <= map_last) {
-        checked->generation = generation;
-        checked->first = map_first;
-        checked->last = map_last;
+
+    if (xtl_remember_run(checked, generation, addr, last, need | PAGE_ANON)) {
         return h;
     }
     const bool one_page = (last & TARGET_PAGE_MASK) == first_page;
@@ -562,13 +574,7 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
      */
     if (!(page_get_flags(addr) & PAGE_ANON) ||
         (!one_page && !page_check_range(rest, rest_len, need | PAGE_ANON))) {
-        checked = &xtl_checked_touch[type == MMU_DATA_STORE];
-        if (!(generation & 1) && page_flags_range(addr, need, &map_first, &map_last) &&
-            qatomic_read(&page_flags_generation) == generation && last <= map_last) {
-            checked->generation = generation;
-            checked->first = map_first;
-            checked->last = map_last;
-        }
+        xtl_remember_run(&xtl_checked_touch[type == MMU_DATA_STORE], generation, addr, last, need);
         *touch = true;
         return h;
     }
@@ -628,9 +634,9 @@ xtl_mem_insn_general(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
 
 #ifdef CONFIG_USER_ONLY
 /*
- * The pages of a range of at most one page not touched yet (*touched: the
- * last page touched), each at its first byte the range covers, in
- * increasing address: a file page past the end of its file raises the
+ * The pages of a range no longer than a page (so on one or two pages) that
+ * are not touched yet (*touched: the last page touched), each at the first
+ * byte of it the range covers, in increasing address: a file page past the end of its file raises the
  * guest's SIGBUS here, at the first byte past the end, as the scalar access
  * to it would.  Guest and host pages line up (guest_base is page aligned).
  */
