@@ -151,6 +151,7 @@ def main():
         ("tl.load+store 1 KiB", "tl.load+store_1k", m1, None),
         ("tl.load 1 KiB, .rodata", "tl.load_1k_rodata", m1, None),
         ("tl.store 1 KiB, .data", "tl.store_1k_data", m1, None),
+        ("tl.load 1 KiB, file|anon", "tl.load_1k_file_anon", m1, None),
         ("tl.load 1 KiB pitch 256", "tl.load_1k_pitch256", m1, 0.25),
         ("tl.xpose 2 KiB", "tl.xpose_2k", m2, None),
         ("tl.concat.2 1 KiB", "tl.concat.2_1k", m1, None),

@@ -7,8 +7,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "bench_time.h"
 #include "tl_loops.h"
@@ -20,11 +23,33 @@ static uint8_t buf_c[4096] __attribute__((aligned(4096)));
 static const uint8_t ro_table[1024] __attribute__((aligned(1024))) = {1};
 static uint8_t data_buf[1024] __attribute__((aligned(1024))) = {1};
 
+/*
+ * 1 KiB across a page of a file mapping and the anonymous page after it, as
+ * a static array that starts in the last page of the program's data.
+ */
+static const uint8_t *file_then_anon;
+
+static const uint8_t *map_file_then_anon(void)
+{
+    int fd = open("/proc/self/exe", O_RDONLY);
+    uint8_t *p = fd < 0 ? MAP_FAILED : mmap(NULL, 8192, PROT_READ, MAP_PRIVATE, fd, 0);
+
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (p == MAP_FAILED ||
+        mmap(p + 4096, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) {
+        return NULL;
+    }
+    return p + 4096 - 512;
+}
+
 static void b_load(void *c, uint64_t r) { (void)c; bench_tl_load(buf_a, r); }
 static void b_load_strided(void *c, uint64_t r) { (void)c; bench_tl_load(buf_a, r); }
 static void b_store(void *c, uint64_t r) { (void)c; bench_tl_store(buf_b, r); }
 static void b_load_rodata(void *c, uint64_t r) { (void)c; bench_tl_load(ro_table, r); }
 static void b_store_data(void *c, uint64_t r) { (void)c; bench_tl_store(data_buf, r); }
+static void b_load_file_anon(void *c, uint64_t r) { (void)c; bench_tl_load(file_then_anon, r); }
 static void b_copy(void *c, uint64_t r) { (void)c; bench_tl_copy(buf_b, buf_a, r); }
 static void b_xpose(void *c, uint64_t r) { (void)c; bench_tl_xpose(r); }
 static void b_concat2(void *c, uint64_t r) { (void)c; bench_tl_concat2(r); }
@@ -63,6 +88,12 @@ int main(void)
     report("tl.load+store_1k", b_copy, 1024, BENCH_UNROLL / 2);
     report("tl.load_1k_rodata", b_load_rodata, 1024, BENCH_UNROLL);
     report("tl.store_1k_data", b_store_data, 1024, BENCH_UNROLL);
+    file_then_anon = map_file_then_anon();
+    if (file_then_anon) {
+        report("tl.load_1k_file_anon", b_load_file_anon, 1024, BENCH_UNROLL);
+    } else {
+        fprintf(stderr, "tl_insn: cannot map /proc/self/exe: no file+anonymous row\n");
+    }
     bench_setup_mem_1k_strided();
     report("tl.load_1k_pitch256", b_load_strided, 1024, BENCH_UNROLL);
     bench_setup_mem_1k();

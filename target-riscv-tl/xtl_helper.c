@@ -491,27 +491,74 @@ static inline uint8_t *xtl_checked_host(CPURISCVState *env, uint64_t addr, uint6
  * The same for the last range found mapped that is not all anonymous
  * memory (a program's data and read-only data, a file mapping): accesses
  * in it touch their pages first (xtl_touch_plan_pages), so the inline
- * paths never use it.  Per host thread, that is per vCPU.
+ * paths never use it.  run may take in anonymous mappings next to the
+ * file-backed ones; files_first and files_last are the first and last byte
+ * of its pages that are not anonymous.  A span in run that misses them is
+ * anonymous memory only and is left to env->xtl_checked, which the inline
+ * paths read.  Per host thread, that is per vCPU.
  */
-static __thread struct XtlCheckedRange xtl_checked_touch[2];
+struct XtlTouchRange {
+    struct XtlCheckedRange run;
+    uint64_t files_first, files_last;
+};
+
+static __thread struct XtlTouchRange xtl_checked_touch[2];
+
+static inline uint8_t *xtl_touch_host(CPURISCVState *env, uint64_t addr, uint64_t span,
+                                      uint64_t addr_mask, bool is_store)
+{
+    const struct XtlTouchRange *t = &xtl_checked_touch[is_store];
+    uint8_t *host = xtl_range_host(env, &t->run, addr, span, addr_mask);
+
+    return host && addr <= t->files_last && addr + span - 1 >= t->files_first ? host : NULL;
+}
 
 /*
- * Remembers in *checked the whole run of pages with the given flags around
- * addr (the buffer's mapping) when it reaches last, so that the next
- * accesses to it need no lookup; false when it does not.  An odd
- * generation is a change of the flags in progress; a changed one, a lookup
- * that may have seen a range being rewritten.
+ * Remembers in *checked the run of pages with the given flags around addr
+ * (the buffer's mapping, and the mappings after it that have the flags
+ * too, up to the one that holds last) when it reaches last, so that the
+ * next accesses to it need no lookup; false when it does not.  The
+ * mappings after addr's count because a span often crosses into one: a
+ * static array starts in the last page of the program's data, which is
+ * file-backed, and goes on in anonymous pages.  files, when not NULL,
+ * gets the first and last byte of the run's mappings that are not
+ * anonymous.  An odd generation is a change of the flags in progress; a
+ * changed one, a lookup that may have seen a range being rewritten.
  */
-static bool xtl_remember_run(struct XtlCheckedRange *checked, uint64_t generation,
-                             uint64_t addr, uint64_t last, int flags)
-{
-    target_ulong map_first, map_last;
+#define XTL_RUN_MAPPINGS 8
 
-    if (!(generation & 1) && page_flags_range(addr, flags, &map_first, &map_last) &&
-        qatomic_read(&page_flags_generation) == generation && last <= map_last) {
+static bool xtl_remember_run(struct XtlCheckedRange *checked, uint64_t generation,
+                             uint64_t addr, uint64_t last, int flags,
+                             struct XtlTouchRange *files)
+{
+    target_ulong map_first, map_last, node_first, node_last, anon_first, anon_last;
+    uint64_t files_first = UINT64_MAX, files_last = 0;
+
+    if ((generation & 1) || !page_flags_range(addr, flags, &map_first, &map_last)) {
+        return false;
+    }
+    node_first = map_first;
+    node_last = map_last;
+    for (int n = 1;; n++) {
+        if (files && !page_flags_range(node_first, flags | PAGE_ANON, &anon_first, &anon_last)) {
+            files_first = MIN(files_first, node_first);
+            files_last = node_last;
+        }
+        if (map_last >= last || n == XTL_RUN_MAPPINGS || map_last + 1 == 0 ||
+            !page_flags_range(map_last + 1, flags, &node_first, &node_last) ||
+            node_first != map_last + 1) {
+            break;
+        }
+        map_last = node_last;
+    }
+    if (qatomic_read(&page_flags_generation) == generation && last <= map_last) {
         checked->generation = generation;
         checked->first = map_first;
         checked->last = map_last;
+        if (files) {
+            files->files_first = files_first;
+            files->files_last = files_last;
+        }
         return true;
     }
     return false;
@@ -558,7 +605,7 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
     }
     const int need = type == MMU_DATA_STORE ? PAGE_WRITE : PAGE_READ;
 
-    if (xtl_remember_run(checked, generation, addr, last, need | PAGE_ANON)) {
+    if (xtl_remember_run(checked, generation, addr, last, need | PAGE_ANON, NULL)) {
         return h;
     }
     const bool one_page = (last & TARGET_PAGE_MASK) == first_page;
@@ -574,7 +621,9 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
      */
     if (!(page_get_flags(addr) & PAGE_ANON) ||
         (!one_page && !page_check_range(rest, rest_len, need | PAGE_ANON))) {
-        xtl_remember_run(&xtl_checked_touch[type == MMU_DATA_STORE], generation, addr, last, need);
+        struct XtlTouchRange *t = &xtl_checked_touch[type == MMU_DATA_STORE];
+
+        xtl_remember_run(&t->run, generation, addr, last, need, t);
         *touch = true;
         return h;
     }
@@ -711,8 +760,7 @@ xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
 
             host = xtl_checked_host(env, first, plan->span, addr_mask, is_store);
             if (!host) {
-                host = xtl_range_host(env, &xtl_checked_touch[is_store], first, plan->span,
-                                      addr_mask);
+                host = xtl_touch_host(env, first, plan->span, addr_mask, is_store);
                 touch = true;
             }
             if (!host)

@@ -10,7 +10,10 @@
  * the same instructions complete, and once it shrinks again (after
  * accesses that completed there) they raise SIGBUS again.  The program's
  * own file-backed pages (its code, its initialised .data) take TL loads and
- * stores like any other memory: the reference is scalar accesses.
+ * stores like any other memory: the reference is scalar accesses.  So do
+ * accesses across a file page and an anonymous page next to it (as a static
+ * array that starts in the last page of .data), until the file page goes
+ * past the end of the file: then they raise SIGBUS, each time.
  *
  * The file is 4096 bytes (one page, byte k = k * 7 + 0x31); the mappings are
  * three pages: page 0 holds the file, pages 1 and 2 are past its end.
@@ -188,6 +191,125 @@ static void run(const char *kind, int shared)
     close(fd);
 }
 
+/*
+ * A page of the file and an anonymous page next to it (file_page: which
+ * of the two comes first): accesses across the two complete with the bytes
+ * of both, repeatedly (once the run of the two mappings is remembered), and
+ * so do accesses to the anonymous page alone.  After the file is truncated
+ * to nothing, its page is past the end: the accesses across raise SIGBUS at
+ * the first byte of it they reach, as a scalar load does, the register
+ * keeps its contents and the anonymous page keeps its bytes, while the
+ * anonymous page alone still loads.  The file page first is a static array
+ * that starts in the last page of .data; the anonymous page first is a
+ * mapping of a file placed after a buffer.
+ */
+static uint8_t anon_pat(long k) { return (uint8_t)(k * 5 + 9); }
+
+static void file_and_anon(const char *kind, int shared, int file_page)
+{
+    int fd = make_file();
+    uint8_t *m = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint8_t *file = m + file_page * PG, *anon = m + (1 - file_page) * PG;
+    uint8_t *cross = m + PG - 512;      /* 512 bytes in page 0, 512 in page 1 */
+    static uint8_t want[1024];
+    int sig, ok;
+
+    if (m == MAP_FAILED || mmap(file, PG, PROT_READ | PROT_WRITE, MAP_FIXED | (shared ? MAP_SHARED : MAP_PRIVATE),
+                                fd, 0) != file) {
+        perror("mmap");
+        exit(2);
+    }
+    for (long k = 0; k < PG; k++) {
+        anon[k] = anon_pat(k);
+    }
+    for (int i = 0; i < 1024; i++) {
+        long o = PG - 512 + i;
+        want[i] = m + o >= file && m + o < file + PG ? file_pat(o % PG) : anon_pat(o % PG);
+    }
+    for (volatile int round = 0; round < 3; round++) {
+        preload();
+        sig = TL_TRAPS(tl_load(1, 0, cross));
+        tl_state_whole_register_view();
+        tl_store(1, 0, rb);
+        tl_check(sig == 0 && memcmp(rb, want, 1024) == 0,
+                 "%s: tl.load across the file page and the anonymous page gives both pages' bytes "
+                 "(round %d, signal %d)", kind, round, sig);
+        tl_load(1, 0, anon + 8);
+        tl_store(1, 0, rb);
+        ok = 1;
+        for (int i = 0; i < 1024 && ok; i++) {
+            ok = rb[i] == anon_pat(8 + i);
+        }
+        tl_check(ok, "%s: tl.load of the anonymous page alone after it gives its bytes (round %d)", kind, round);
+    }
+    if (shared) {
+        for (int i = 0; i < 1024; i++) {
+            src[i] = (uint8_t)(i * 13 + 2);
+        }
+        tl_load(2, 0, src);
+        for (volatile int round = 0; round < 2; round++) {
+            sig = TL_TRAPS(tl_store(2, 0, cross - 64 * round));
+            ok = sig == 0 && memcmp(cross - 64 * round, src, 1024) == 0;
+            tl_check(ok, "%s: tl.store across the file page and the anonymous page writes its bytes "
+                     "(round %d, signal %d)", kind, round, sig);
+        }
+    }
+
+    /*
+     * The accesses before each truncation come twice in a row, with no
+     * other TL access between them and the one after it, so that the
+     * range the first one remembered is the one the later ones find.
+     */
+    uint8_t *fault = file_page == 0 ? cross : file;
+    static uint8_t reg_before[1024];
+    tl_state_whole_register_view();
+    tl_load(1, 0, cross);
+    tl_load(1, 0, cross);
+    tl_addi(1, 1, 1);                   /* tl1 differs from the bytes a load across would give */
+    tl_store(1, 0, reg_before);         /* stores have their own remembered range */
+    if (ftruncate(fd, 0) != 0) {
+        perror("ftruncate");
+        exit(2);
+    }
+    sig = TL_TRAPS(tl_load(1, 0, cross));
+    void *tl_addr = tl_trap_addr;
+    tl_store(1, 0, rb);
+    tl_check(sig == SIGBUS && tl_addr == fault && memcmp(rb, reg_before, 1024) == 0,
+             "%s: after ftruncate to 0 tl.load across the two pages: SIGBUS at %p, tl1 unchanged "
+             "(signal %d at %p)", kind, (void *)fault, sig, tl_addr);
+    sig = TL_TRAPS((void)*(volatile uint8_t *)fault);
+    tl_check(sig == SIGBUS && tl_trap_addr == fault,
+             "%s: after ftruncate to 0 a scalar load of the file page raises SIGBUS at %p (signal %d at %p)",
+             kind, (void *)fault, sig, tl_trap_addr);
+
+    if (ftruncate(fd, PG) != 0) {
+        perror("ftruncate");
+        exit(2);
+    }
+    tl_load(2, 0, src);
+    tl_store(2, 0, cross);
+    tl_store(2, 0, cross);
+    tl_addi(2, 2, 1);                   /* bytes other than those the page has */
+    uint8_t anon_before[PG];
+    memcpy(anon_before, anon, PG);
+    if (ftruncate(fd, 0) != 0) {
+        perror("ftruncate");
+        exit(2);
+    }
+    sig = TL_TRAPS(tl_store(2, 0, cross));
+    tl_check(sig == SIGBUS && tl_trap_addr == fault && memcmp(anon, anon_before, PG) == 0,
+             "%s: after ftruncate to 0 tl.store across the two pages: SIGBUS at %p, no byte of the anonymous "
+             "page changed (signal %d at %p)", kind, (void *)fault, sig, tl_trap_addr);
+    tl_state_whole_register_view();
+    sig = TL_TRAPS(tl_load(1, 0, anon));
+    tl_store(1, 0, rb);
+    tl_check(sig == 0 && memcmp(rb, anon_before, 1024) == 0,
+             "%s: after ftruncate to 0 tl.load of the anonymous page alone still completes (signal %d)", kind,
+             sig);
+    munmap(m, 2 * PG);
+    close(fd);
+}
+
 /* Initialised, so in .data: file-backed pages of the executable (MAP_PRIVATE). */
 static uint8_t data_buf[3 * 1024] __attribute__((aligned(64))) = {1};
 
@@ -257,6 +379,10 @@ int main(void)
     tl_trap_install();
     run("MAP_SHARED", 1);
     run("MAP_PRIVATE", 0);
+    file_and_anon("MAP_SHARED, file page first", 1, 0);
+    file_and_anon("MAP_PRIVATE, file page first", 0, 0);
+    file_and_anon("MAP_SHARED, anonymous page first", 1, 1);
+    file_and_anon("MAP_PRIVATE, anonymous page first", 0, 1);
     static_data();
     return tl_test_finish();
 }
