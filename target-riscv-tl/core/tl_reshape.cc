@@ -453,7 +453,7 @@ __attribute__((target("avx2"))) void InterleaveRegsInPlaceAvx2(uint8_t *a, uint8
     } else {
         constexpr size_t kUnits = TL_REG_BYTES / 2 / 32;
         TL_UNINIT uint8_t a_upper[TL_REG_BYTES / 2];
-        tl_bulk_copy(a_upper, a + TL_REG_BYTES / 2, TL_REG_BYTES / 2);
+        CopyRunAvx2<TL_REG_BYTES / 2>{}(a_upper, a + TL_REG_BYTES / 2);   /* inline, not a library call */
         for (size_t j = kUnits; j-- > 0;) {
             InterleaveUnitAvx2<kRun>(a + 64 * j, a + 32 * j, b + 32 * j);
         }
