@@ -189,13 +189,16 @@ static bool xtl_mmio_byte_accepted(XtlMemAccess *m, uint64_t addr, MMUAccessType
  * host fault there (a file page past the end of its file) is raised now,
  * before the instruction changes anything; helper_retaddr is set, so it is
  * the guest's.  A store's touch is a write that keeps the byte's value (an
- * atomic OR with 0): a shared file page can refuse writes only (no space
- * left to allocate it).
+ * atomic OR with 0, volatile so that no compiler drops it as a no-op): a
+ * shared file page can refuse writes only (no space left to allocate it).
+ * Pages are touched in scan order, so a store that faults on a later page
+ * has made the earlier ones writable (a private page copied, a shared one
+ * dirtied) without changing a byte, as a hart's write faults on them would.
  */
 static inline void xtl_touch_byte(void *host, bool is_store)
 {
     if (is_store) {
-        __atomic_fetch_or((uint8_t *)host, 0, __ATOMIC_RELAXED);
+        __atomic_fetch_or((volatile uint8_t *)host, 0, __ATOMIC_RELAXED);
     } else {
         (void)*(volatile const uint8_t *)host;
     }
@@ -514,9 +517,10 @@ static inline uint8_t *xtl_touch_host(CPURISCVState *env, uint64_t addr, uint64_
 }
 
 /*
- * Remembers in *checked the run of pages with the given flags around addr
- * (the buffer's mapping, and the mappings after it that have the flags
- * too, up to the one that holds last) when it reaches last, so that the
+ * Remembers in *checked the run of pages with the given flags from the
+ * start of addr's mapping (the buffer's), through the mappings after it
+ * that have the flags too, up to the one that holds last, when it reaches
+ * last, so that the
  * next accesses to it need no lookup; false when it does not.  The
  * mappings after addr's count because a span often crosses into one: a
  * static array starts in the last page of the program's data, which is
@@ -599,7 +603,7 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
     if (adjust_addr(env, addr) != addr) {
         return NULL;
     }
-    /* (the caller tried the range this thread last found mapped: xtl_checked_host) */
+    /* (the caller tried the ranges this thread remembers: xtl_checked_host, xtl_touch_host) */
     if (probe_access_flags(env, addr, 1, type, mmu_idx, true, &h, ra)) {
         return NULL;
     }
@@ -683,11 +687,12 @@ xtl_mem_insn_general(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
 
 #ifdef CONFIG_USER_ONLY
 /*
- * The pages of a range no longer than a page (so on one or two pages) that
- * are not touched yet (*touched: the last page touched), each at the first
- * byte of it the range covers, in increasing address: a file page past the end of its file raises the
- * guest's SIGBUS here, at the first byte past the end, as the scalar access
- * to it would.  Guest and host pages line up (guest_base is page aligned).
+ * Touches each page of a range no longer than a page (so one or two pages)
+ * that is not touched yet (*touched: the last page touched), at the first
+ * byte of it the range covers, in increasing address, so that a file page
+ * past the end of its file raises the guest's SIGBUS here, at the first
+ * byte past the end, as the scalar access to it would, before anything
+ * changes.  Guest and host pages line up (guest_base is page aligned).
  */
 static inline void xtl_touch_range(uint8_t *host, uint32_t len, bool is_store,
                                    uintptr_t *touched)
@@ -876,8 +881,12 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
  * pointers, a host fault there (a file page past the end of its file, a
  * mapping another thread has just removed) is the guest's fault at this
  * instruction, as it is for QEMU's own loads and stores (helper_retaddr,
- * which the longjmp of a fault clears).  System mode: guest RAM does not
- * fault on the host.
+ * which the longjmp of a fault clears).  Only file-backed memory is touched
+ * and loads from it staged first; a copy from anonymous memory that another
+ * thread unmaps meanwhile (or a shared anonymous mapping grown by mremap
+ * past its object) can end half-way and leave the destination register
+ * partly written, as QEMU's vector loads do.  System mode: guest RAM does
+ * not fault on the host.
  */
 static inline void xtl_guest_access_begin(uintptr_t ra)
 {
