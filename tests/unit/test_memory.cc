@@ -6,6 +6,9 @@
  */
 #include "tl_test_support.h"
 
+#include <csetjmp>
+#include <cstring>
+
 namespace tltest {
 namespace {
 
@@ -334,6 +337,35 @@ TEST_F(MemoryTest, LoadToTl0StillProbesAndReadsButKeepsTl0Zero)
     mem.Forbid(0x104, 0x104);
     EXPECT_EQ(Load(0, false, 0, 0x100), TL_FAULT);
     EXPECT_EQ(fault, 0x104u);
+}
+
+/*
+ * A read that ends the load half-way (in QEMU a host fault or a device that
+ * fails the access, which longjmps out of the read callback) leaves the
+ * register as it was: the bytes of the first range reach a buffer only.
+ */
+jmp_buf read_abandoned;
+
+void ReadFirstRangeThenAbandon(void *, const tl_mem_range *r, unsigned n, uint8_t *dst)
+{
+    ASSERT_GE(n, 2u);
+    memset(dst + r[0].reg, 0x5C, r[0].len);
+    longjmp(read_abandoned, 1);
+}
+
+TEST_F(MemoryTest, LoadEndedHalfWayByAReadLeavesTheRegisterAsItWas)
+{
+    SetShape(4, 1, 8);
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 16); /* four ranges, one per slice */
+    SetReg(3, Range(1, 40), 0xAA);
+    const auto before = Snapshot();
+    tl_mem_batch_if abandoning = *mem.Batch();
+    abandoning.read = ReadFirstRangeThenAbandon;
+    if (setjmp(read_abandoned) == 0) {
+        tl_exec_load_batch(s(), 3, false, 0, 0x2000, kMask64, &abandoning, &fault);
+        ADD_FAILURE() << "the read callback returned";
+    }
+    EXPECT_TRUE(Unchanged(*before));
 }
 
 /* ---- which ranges are merged into one callback ---- */
