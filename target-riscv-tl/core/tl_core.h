@@ -287,6 +287,20 @@ tl_status tl_exec_merge(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, un
 /* dims = x[rs]: D3[31:24] D2[23:16] D1[15:8] D0[7:0]; upper bits ignored. */
 tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
                         unsigned rs2, uint64_t dims);
+/*
+ * The outcome of three instructions in a row: tl.load rs1 and tl.load rs2
+ * with plan p (ordered: direct set) from host1 and host2, the host
+ * addresses of their first bytes (tl_mem_plan_first) in memory the caller
+ * found accessible as a whole, then tl.xpose dim0, dim1 of rs1, rs2 with
+ * dims, in one pass that writes each register once (whole registers are
+ * read where they are).  The memory must not overlap the state.  On any
+ * status but TL_OK nothing has changed; it is the xpose's (tl_exec_xpose's
+ * checks), and the instructions one by one give the architectural outcome
+ * (the loads done, then the trap).
+ */
+tl_status tl_exec_load_pair_xpose(tl_state *s, unsigned rs1, unsigned rs2, const tl_mem_plan *p,
+                                  const uint8_t *host1, const uint8_t *host2, unsigned dim0,
+                                  unsigned dim1, uint64_t dims);
 tl_status tl_exec_addi(tl_state *s, unsigned rd, unsigned rs, int32_t imm8);
 tl_status tl_exec_muls(tl_state *s, unsigned rd, unsigned rs, uint64_t scalar);
 tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs);

@@ -112,6 +112,31 @@ inline void DispatchRunBytes(size_t run_bytes, Body body)
     }
 }
 
+/*
+ * Calls body(std::integral_constant<size_t, N>) with N = run for the runs of
+ * an interleave, 8 .. max bytes (powers of two); false for other runs.
+ */
+template <size_t kMax, class Body>
+inline bool DispatchInterleaveRun(size_t run, Body body)
+{
+    switch (run) {
+    case 8: body(std::integral_constant<size_t, 8>{}); return true;
+    case 16: body(std::integral_constant<size_t, 16>{}); return true;
+    case 32: body(std::integral_constant<size_t, 32>{}); return true;
+    case 64: body(std::integral_constant<size_t, 64>{}); return true;
+    case 128: body(std::integral_constant<size_t, 128>{}); return true;
+    case 256: body(std::integral_constant<size_t, 256>{}); return true;
+    case 512: body(std::integral_constant<size_t, 512>{}); return true;
+    case 1024:
+        if constexpr (kMax >= 1024) {
+            body(std::integral_constant<size_t, 1024>{});
+            return true;
+        }
+        return false;
+    default: return false;
+    }
+}
+
 /* 64-bit little-endian words, whatever the host's byte order. */
 inline uint64_t Load64Le(const uint8_t *p)
 {
@@ -346,17 +371,7 @@ __attribute__((target("avx512f"))) void InterleaveRegsAvx512(uint8_t *lo_out, ui
 /* InterleaveRegsAvx512 for a run of 8 .. 1024 bytes; false for other runs. */
 bool InterleaveRegs(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b, size_t run)
 {
-    switch (run) {
-    case 8: InterleaveRegsAvx512<8>(lo_out, hi_out, a, b); return true;
-    case 16: InterleaveRegsAvx512<16>(lo_out, hi_out, a, b); return true;
-    case 32: InterleaveRegsAvx512<32>(lo_out, hi_out, a, b); return true;
-    case 64: InterleaveRegsAvx512<64>(lo_out, hi_out, a, b); return true;
-    case 128: InterleaveRegsAvx512<128>(lo_out, hi_out, a, b); return true;
-    case 256: InterleaveRegsAvx512<256>(lo_out, hi_out, a, b); return true;
-    case 512: InterleaveRegsAvx512<512>(lo_out, hi_out, a, b); return true;
-    case 1024: InterleaveRegsAvx512<1024>(lo_out, hi_out, a, b); return true;
-    default: return false;
-    }
+    return DispatchInterleaveRun<1024>(run, [&](auto k) { InterleaveRegsAvx512<decltype(k)::value>(lo_out, hi_out, a, b); });
 }
 #endif
 
@@ -409,10 +424,12 @@ void InterleaveRegsInPlace(uint8_t *a, uint8_t *b)
  * With AVX2: runs of 32 bytes and more are copied as above in 256-bit
  * moves.  Runs of 8 or 16 bytes go in the same order in 32-byte units:
  * each step reads 32 bytes of a and of b (four or two runs each) and
- * writes 64 bytes of output, two 256-bit moves where the fixed-size copies
- * make four or eight 128- or 64-bit ones.  A unit is read before any write
- * reaches it for the same reason as there (a unit is half the output it
- * makes).
+ * writes 64 bytes of output.  A unit is read before any write reaches it
+ * for the same reason as there (a unit is half the output it makes).  The
+ * 16-byte halves are put together with vinserti128, not a lane-crossing
+ * permute: hosts that split 256-bit operations in two (AMD Zen 1) run a
+ * vperm2i128 as several micro-ops, and this takes 109 ns per interleave
+ * there against 125 (docs/performance.md).
  */
 template <size_t kRun>
 __attribute__((target("avx2"), always_inline)) inline void InterleaveUnitAvx2(uint8_t *out,
@@ -420,17 +437,22 @@ __attribute__((target("avx2"), always_inline)) inline void InterleaveUnitAvx2(ui
                                                                             const uint8_t *b)
 {
     static_assert(kRun == 8 || kRun == 16, "runs of 8 or 16 bytes");
-    __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(a));
-    __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(b));
+    __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(a));
+    __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(a + 16));
+    __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(b));
+    __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(b + 16));
     if constexpr (kRun == 8) {
-        /* (a0 b0 | a2 b2) and (a1 b1 | a3 b3), in 128-bit halves */
-        const __m256i even = _mm256_unpacklo_epi64(lo, hi);
-        hi = _mm256_unpackhi_epi64(lo, hi);
-        lo = even;
+        /* (a0 b0) (a1 b1) in 8-byte runs: each 16-byte half of the output */
+        const __m128i a0_lo = _mm_unpacklo_epi64(a0, b0), a1_lo = _mm_unpacklo_epi64(a1, b1);
+        b0 = _mm_unpackhi_epi64(a0, b0);
+        b1 = _mm_unpackhi_epi64(a1, b1);
+        a0 = a0_lo;
+        a1 = a1_lo;
     }
-    /* 16-byte halves: (lo.0, hi.0) then (lo.1, hi.1) */
-    _mm256_storeu_si256(reinterpret_cast<__m256i *>(out), _mm256_permute2x128_si256(lo, hi, 0x20));
-    _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + 32), _mm256_permute2x128_si256(lo, hi, 0x31));
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(out),
+                        _mm256_inserti128_si256(_mm256_castsi128_si256(a0), b0, 1));
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + 32),
+                        _mm256_inserti128_si256(_mm256_castsi128_si256(a1), b1, 1));
 }
 
 /* A run of 32 bytes or more (a fixed-size memcpy, tuned for any x86-64, makes 128-bit moves). */
@@ -480,16 +502,81 @@ void InterleaveRegsInPlaceOnHost(uint8_t *a, uint8_t *b)
 /* InterleaveRegsInPlaceOnHost for a run of 8 .. 512 bytes; false for other runs. */
 bool InterleaveRegsInPlaceRun(uint8_t *a, uint8_t *b, size_t run)
 {
-    switch (run) {
-    case 8: InterleaveRegsInPlaceOnHost<8>(a, b); return true;
-    case 16: InterleaveRegsInPlaceOnHost<16>(a, b); return true;
-    case 32: InterleaveRegsInPlaceOnHost<32>(a, b); return true;
-    case 64: InterleaveRegsInPlaceOnHost<64>(a, b); return true;
-    case 128: InterleaveRegsInPlaceOnHost<128>(a, b); return true;
-    case 256: InterleaveRegsInPlaceOnHost<256>(a, b); return true;
-    case 512: InterleaveRegsInPlaceOnHost<512>(a, b); return true;
-    default: return false;
+    return DispatchInterleaveRun<512>(run, [&](auto k) { InterleaveRegsInPlaceOnHost<decltype(k)::value>(a, b); });
+}
+
+/*
+ * The same interleave from sources a and b that are not the outputs (a
+ * load's memory): each run is copied once, straight to its place.
+ */
+template <size_t kRun, class CopyRunFn>
+__attribute__((always_inline)) inline void InterleaveRegsWith(uint8_t *lo_out, uint8_t *hi_out,
+                                                              const uint8_t *a, const uint8_t *b,
+                                                              CopyRunFn copy_run)
+{
+    static_assert(kRun >= 8 && kRun <= TL_REG_BYTES && (kRun & (kRun - 1)) == 0, "run");
+    constexpr size_t kHalf = TL_REG_BYTES / kRun / 2;
+    if constexpr (kHalf == 0) {
+        copy_run(lo_out, a);
+        copy_run(hi_out, b);
+    } else {
+        for (size_t i = 0; i < kHalf; ++i) {
+            copy_run(lo_out + 2 * i * kRun, a + i * kRun);
+            copy_run(lo_out + (2 * i + 1) * kRun, b + i * kRun);
+        }
+        for (size_t i = 0; i < kHalf; ++i) {
+            copy_run(hi_out + 2 * i * kRun, a + (kHalf + i) * kRun);
+            copy_run(hi_out + (2 * i + 1) * kRun, b + (kHalf + i) * kRun);
+        }
     }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+template <size_t kRun>
+__attribute__((target("avx2"))) void InterleaveRegsAvx2(uint8_t *lo_out, uint8_t *hi_out,
+                                                         const uint8_t *a, const uint8_t *b)
+{
+    if constexpr (kRun >= 32) {
+        InterleaveRegsWith<kRun>(lo_out, hi_out, a, b, CopyRunAvx2<kRun>{});
+    } else {
+        constexpr size_t kUnits = TL_REG_BYTES / 2 / 32;
+        for (size_t j = 0; j < kUnits; ++j) {
+            InterleaveUnitAvx2<kRun>(lo_out + 64 * j, a + 32 * j, b + 32 * j);
+        }
+        for (size_t j = 0; j < kUnits; ++j) {
+            InterleaveUnitAvx2<kRun>(hi_out + 64 * j, a + TL_REG_BYTES / 2 + 32 * j,
+                                     b + TL_REG_BYTES / 2 + 32 * j);
+        }
+    }
+}
+#endif
+
+template <size_t kRun>
+void InterleaveRegsFromOnHost(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (HostUses(TL_HOST_SIMD_AVX512F)) {
+        InterleaveRegsAvx512<kRun>(lo_out, hi_out, a, b);
+        return;
+    }
+    if (HostUses(TL_HOST_SIMD_AVX2)) {
+        InterleaveRegsAvx2<kRun>(lo_out, hi_out, a, b);
+        return;
+    }
+#endif
+    InterleaveRegsWith<kRun>(lo_out, hi_out, a, b, [](uint8_t *dst, const uint8_t *src) {
+        std::memcpy(dst, src, kRun);
+    });
+}
+
+/*
+ * The interleave of runs of `run` bytes (8 .. 1024) from a and b, which
+ * do not overlap lo_out or hi_out; false for other runs.
+ */
+bool InterleaveRegsFrom(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b,
+                        size_t run)
+{
+    return DispatchInterleaveRun<1024>(run, [&](auto k) { InterleaveRegsFromOnHost<decltype(k)::value>(lo_out, hi_out, a, b); });
 }
 
 /* dst[q][p] = src[p][q] as above, for any element size `run` (bytes). */
@@ -785,69 +872,61 @@ tl_status tl_exec_merge(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, un
     return TL_OK;
 }
 
-tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1, unsigned rs2,
-                        uint64_t dims)
+namespace {
+
+/* A tl.xpose whose operands passed every check: dimensions a < b swap. */
+struct XposeOp {
+    unsigned esz;
+    size_t d[4];
+    unsigned a, b;
+};
+
+inline tl_status CheckXpose(const tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
+                            unsigned rs2, uint64_t dims, XposeOp *x)
 {
     const ElemType type = DecodeTtype(CsrValue(s, TL_CSR_TTYPE));
     if (type == ElemType::kInvalid) {
         return TL_ERR_TTYPE;
     }
-    const unsigned esz = ElementBits(type);
-    size_t d[4];
+    x->esz = ElementBits(type);
     uint64_t elements = 1;
     for (unsigned k = 0; k < 4; ++k) {
-        d[k] = (dims >> (8 * k)) & 0xFF;
-        elements *= d[k];
+        x->d[k] = (dims >> (8 * k)) & 0xFF;
+        elements *= x->d[k];
     }
-    if (elements == 0 || elements * esz != uint64_t{TL_XPOSE_BYTES} * 8) {
+    if (elements == 0 || elements * x->esz != uint64_t{TL_XPOSE_BYTES} * 8) {
         return TL_ERR_XPOSE_SHAPE;
     }
-    if (d[0] % 2 != 0) {
+    if (x->d[0] % 2 != 0) {
         return TL_ERR_XPOSE_ODD_D0;
     }
     if (rs1 == rs2) {
         return TL_ERR_XPOSE_SAME_REG;
     }
-    unsigned a = dim0 & 3;
-    unsigned b = dim1 & 3;
-    /* Swapping a dimension with itself rewrites every byte where it was. */
-    if (a == b) {
-        return TL_OK;
-    }
-    if (a > b) {
-        const unsigned t = a;
-        a = b;
-        b = t;
-    }
-    /* [outer][Da][middle][Db][inner] -> [outer][Db][middle][Da][inner] */
-    size_t outer = 1, middle = 1, inner = 1;
-    for (unsigned k = 0; k < a; ++k) {
-        outer *= d[k];
-    }
-    for (unsigned k = a + 1; k < b; ++k) {
-        middle *= d[k];
-    }
-    for (unsigned k = b + 1; k < 4; ++k) {
-        inner *= d[k];
-    }
-    const size_t da = d[a], db = d[b];
+    x->a = (dim0 & 3) < (dim1 & 3) ? dim0 & 3 : dim1 & 3;
+    x->b = (dim0 & 3) < (dim1 & 3) ? dim1 & 3 : dim0 & 3;
+    return TL_OK;
+}
 
-    /* [2, N, ...] -> [N, 2, ...]: the two registers' runs interleaved in place. */
-    if (a == 0 && b == 1 && da == 2 && rs1 != 0 && rs2 != 0 && (inner * esz) % 8 == 0) {
-        uint8_t *lo = s->reg[rs1], *hi = s->reg[rs2];
-#if defined(__x86_64__) && defined(__GNUC__)
-        if (HostUses(TL_HOST_SIMD_AVX512F) && InterleaveRegs(lo, hi, lo, hi, inner * esz / 8)) {
-            return TL_OK;
-        }
-#endif
-        if (rs1 != rs2 && InterleaveRegsInPlaceRun(lo, hi, inner * esz / 8)) {
-            return TL_OK;
-        }
-    }
-    TL_UNINIT uint8_t in[TL_XPOSE_BYTES];
+/*
+ * XposeInto's general case, the transpose of [outer][Da][middle][Db][inner]
+ * through 2-D transposes of runs.  Apart, so that the interleave does not
+ * pay for its 4 KiB of buffers.
+ */
+__attribute__((noinline)) void XposeRuns(tl_state *s, unsigned rs1, unsigned rs2, const uint8_t *src1,
+                                         const uint8_t *src2, bool in_place, size_t outer, size_t da,
+                                         size_t middle, size_t db, size_t inner, unsigned esz)
+{
+    TL_UNINIT uint8_t copy[TL_XPOSE_BYTES];
     TL_UNINIT uint8_t tmp[TL_XPOSE_BYTES];
-    tl_bulk_copy(in, SourceReg(s, rs1), TL_REG_BYTES);
-    tl_bulk_copy(in + TL_REG_BYTES, SourceReg(s, rs2), TL_REG_BYTES);
+    /* Sources that are one 2048-byte buffer already (not registers) are read where they are. */
+    const uint8_t *in = copy;
+    if (!in_place && src2 == src1 + TL_REG_BYTES) {
+        in = src1;
+    } else {
+        tl_bulk_copy(copy, src1, TL_REG_BYTES);
+        tl_bulk_copy(copy + TL_REG_BYTES, src2, TL_REG_BYTES);
+    }
     /* tlrs2 = tlrs1 + 1: the two halves are adjacent in the state, write the result there. */
     const bool adjacent = rs1 != 0 && rs2 == rs1 + 1;
     uint8_t *out = adjacent ? reinterpret_cast<uint8_t *>(s->reg) + size_t(rs1) * TL_REG_BYTES : tmp;
@@ -902,6 +981,115 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
         if (rs2 != 0) {
             tl_bulk_copy(s->reg[rs2], out + TL_REG_BYTES, TL_REG_BYTES);
         }
+    }
+}
+
+/*
+ * Registers rs1 and rs2 (distinct) become the transpose of the tensor whose
+ * first 1024 bytes are src1 and the rest src2.  in_place: the sources are
+ * the registers rs1 and rs2 (SourceReg); otherwise they overlap no register
+ * that is written.
+ */
+inline void XposeInto(tl_state *s, const XposeOp &x, unsigned rs1, unsigned rs2,
+                      const uint8_t *src1, const uint8_t *src2, bool in_place)
+{
+    const unsigned a = x.a, b = x.b, esz = x.esz;
+    const size_t *d = x.d;
+    /* Swapping a dimension with itself rewrites every byte where it was. */
+    if (a == b) {
+        if (!in_place) {
+            if (rs1 != 0) {
+                tl_bulk_copy(s->reg[rs1], src1, TL_REG_BYTES);
+            }
+            if (rs2 != 0) {
+                tl_bulk_copy(s->reg[rs2], src2, TL_REG_BYTES);
+            }
+        }
+        return;
+    }
+    /* [outer][Da][middle][Db][inner] -> [outer][Db][middle][Da][inner] */
+    size_t outer = 1, middle = 1, inner = 1;
+    for (unsigned k = 0; k < a; ++k) {
+        outer *= d[k];
+    }
+    for (unsigned k = a + 1; k < b; ++k) {
+        middle *= d[k];
+    }
+    for (unsigned k = b + 1; k < 4; ++k) {
+        inner *= d[k];
+    }
+    const size_t da = d[a], db = d[b];
+
+    /* [2, N, ...] -> [N, 2, ...]: the two registers' runs interleaved. */
+    if (a == 0 && b == 1 && da == 2 && rs1 != 0 && rs2 != 0 && (inner * esz) % 8 == 0) {
+        uint8_t *lo = s->reg[rs1], *hi = s->reg[rs2];
+        const size_t run = inner * esz / 8;
+        if (!in_place) {
+            if (InterleaveRegsFrom(lo, hi, src1, src2, run)) {
+                return;
+            }
+        } else {
+#if defined(__x86_64__) && defined(__GNUC__)
+            if (HostUses(TL_HOST_SIMD_AVX512F) && InterleaveRegs(lo, hi, lo, hi, run)) {
+                return;
+            }
+#endif
+            if (InterleaveRegsInPlaceRun(lo, hi, run)) {
+                return;
+            }
+        }
+    }
+    XposeRuns(s, rs1, rs2, src1, src2, in_place, outer, da, middle, db, inner, esz);
+}
+
+} // namespace
+
+tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1, unsigned rs2,
+                        uint64_t dims)
+{
+    TL_UNINIT XposeOp x;
+    const tl_status st = CheckXpose(s, dim0, dim1, rs1, rs2, dims, &x);
+    if (st == TL_OK) {
+        XposeInto(s, x, rs1, rs2, SourceReg(s, rs1), SourceReg(s, rs2), true);
+    }
+    return st;
+}
+
+namespace {
+/* tl_exec_load_pair_xpose of plans other than a whole register: both blocks gathered into one buffer, the transpose's input. */
+__attribute__((noinline)) void LoadPairXposeGathered(tl_state *s, const XposeOp &x, unsigned rs1,
+                                                     unsigned rs2, const tl_mem_plan *p,
+                                                     const uint8_t *host1, const uint8_t *host2)
+{
+    TL_UNINIT uint8_t in[TL_XPOSE_BYTES];
+    if (rs1 == 0) {
+        BulkZero(in, TL_REG_BYTES);
+    } else {
+        tl_load_to_buffer(in, p, host1);
+    }
+    if (rs2 == 0) {
+        BulkZero(in + TL_REG_BYTES, TL_REG_BYTES);
+    } else {
+        tl_load_to_buffer(in + TL_REG_BYTES, p, host2);
+    }
+    XposeInto(s, x, rs1, rs2, in, in + TL_REG_BYTES, false);
+}
+} // namespace
+
+tl_status tl_exec_load_pair_xpose(tl_state *s, unsigned rs1, unsigned rs2, const tl_mem_plan *p,
+                                  const uint8_t *host1, const uint8_t *host2, unsigned dim0,
+                                  unsigned dim1, uint64_t dims)
+{
+    TL_UNINIT XposeOp x;
+    const tl_status st = CheckXpose(s, dim0, dim1, rs1, rs2, dims, &x);
+    if (st != TL_OK) {
+        return st;
+    }
+    if (p->whole_reg) {
+        /* A load into tl0 keeps nothing: the transpose reads zeros there. */
+        XposeInto(s, x, rs1, rs2, rs1 == 0 ? kZeroReg : host1, rs2 == 0 ? kZeroReg : host2, false);
+    } else {
+        LoadPairXposeGathered(s, x, rs1, rs2, p, host1, host2);
     }
     return TL_OK;
 }

@@ -73,6 +73,47 @@ protected:
 
 /* ---- xpose ---- */
 
+/* want = the tensor `in` of shape D (e-bit elements) with dimensions a and b swapped (docs/isa.md 5.5). */
+void XposeReference(uint8_t *want, const uint8_t *in, const uint32_t D[4], unsigned a, unsigned b,
+                    unsigned e)
+{
+    memset(want, 0, TL_XPOSE_BYTES);
+    uint32_t Do[4] = {D[0], D[1], D[2], D[3]};
+    std::swap(Do[a], Do[b]);
+    for (uint32_t i0 = 0; i0 < D[0]; ++i0)
+        for (uint32_t i1 = 0; i1 < D[1]; ++i1)
+            for (uint32_t i2 = 0; i2 < D[2]; ++i2)
+                for (uint32_t i3 = 0; i3 < D[3]; ++i3) {
+                    uint32_t idx[4] = {i0, i1, i2, i3};
+                    const size_t n = ((size_t(i0) * D[1] + i1) * D[2] + i2) * D[3] + i3;
+                    std::swap(idx[a], idx[b]);
+                    const size_t m = ((size_t(idx[0]) * Do[1] + idx[1]) * Do[2] + idx[2]) * Do[3] + idx[3];
+                    SetElem(want, m, e, GetElem(in, n, e));
+                }
+}
+
+/* Every xpose shape of D0 even, powers of two and small values, for an element size. */
+template <class F>
+void ForEachXposeShape(unsigned e, F f)
+{
+    const uint64_t total = uint64_t(TL_XPOSE_BYTES) * 8 / e;
+    for (uint32_t d0 = 2; d0 <= 255; d0 *= 2) {
+        for (uint32_t d1 = 1; d1 <= 255; d1 = d1 < 4 ? d1 + 1 : d1 * 2) {
+            for (uint32_t d2 = 1; d2 <= 255; d2 = d2 < 4 ? d2 + 1 : d2 * 2) {
+                if (total % (uint64_t(d0) * d1 * d2) != 0) {
+                    continue;
+                }
+                const uint64_t d3 = total / (uint64_t(d0) * d1 * d2);
+                if (d3 == 0 || d3 > 255) {
+                    continue;
+                }
+                const uint32_t D[4] = {d0, d1, d2, uint32_t(d3)};
+                f(D);
+            }
+        }
+    }
+}
+
 TEST_F(FastPathTest, XposeMatchesTheElementLoopForEveryShapeAndPair)
 {
     const uint32_t types[] = {kInt4, kInt8, kInt16, kInt32};
@@ -80,64 +121,146 @@ TEST_F(FastPathTest, XposeMatchesTheElementLoopForEveryShapeAndPair)
     unsigned cases = 0;
     for (uint32_t ttype : types) {
         const unsigned e = Bits(ttype);
-        const uint64_t total = uint64_t(TL_XPOSE_BYTES) * 8 / e;
-        /* Every shape of powers of two (and some others) with D0 even. */
-        for (uint32_t d0 = 2; d0 <= 255; d0 *= 2) {
-            for (uint32_t d1 = 1; d1 <= 255; d1 = d1 < 4 ? d1 + 1 : d1 * 2) {
-                for (uint32_t d2 = 1; d2 <= 255; d2 = d2 < 4 ? d2 + 1 : d2 * 2) {
-                    if (total % (uint64_t(d0) * d1 * d2) != 0) {
-                        continue;
+        ForEachXposeShape(e, [&](const uint32_t D[4]) {
+            for (unsigned a = 0; a < 4; ++a) {
+                for (unsigned b = 0; b < 4; ++b) {
+                    const auto rr = regs[cases % 4];
+                    Type(ttype);
+                    RandomReg(rr.first);
+                    RandomReg(rr.second);
+                    memset(s()->reg[0], 0, TL_REG_BYTES); /* tl0 is kept all-zero */
+                    uint8_t in[TL_XPOSE_BYTES];
+                    memcpy(in, s()->reg[rr.first], TL_REG_BYTES);
+                    memcpy(in + TL_REG_BYTES, s()->reg[rr.second], TL_REG_BYTES);
+                    if (rr.first == 0) memset(in, 0, TL_REG_BYTES);
+                    if (rr.second == 0) memset(in + TL_REG_BYTES, 0, TL_REG_BYTES);
+                    uint8_t want[TL_XPOSE_BYTES];
+                    XposeReference(want, in, D, a, b, e);
+                    ASSERT_EQ(tl_exec_xpose(s(), a, b, rr.first, rr.second,
+                                            XposeDims(D[0], D[1], D[2], D[3])),
+                              TL_OK);
+                    SCOPED_TRACE(testing::Message() << "ttype " << ttype << " [" << D[0] << "," << D[1]
+                                                    << "," << D[2] << "," << D[3] << "] swap " << a << b);
+                    if (rr.first != 0) {
+                        ASSERT_EQ(Reg(rr.first), Bytes(want, want + TL_REG_BYTES));
                     }
-                    const uint64_t d3 = total / (uint64_t(d0) * d1 * d2);
-                    if (d3 == 0 || d3 > 255) {
-                        continue;
+                    if (rr.second != 0) {
+                        ASSERT_EQ(Reg(rr.second), Bytes(want + TL_REG_BYTES, want + TL_XPOSE_BYTES));
                     }
-                    const uint32_t D[4] = {d0, d1, d2, uint32_t(d3)};
-                    for (unsigned a = 0; a < 4; ++a) {
-                        for (unsigned b = 0; b < 4; ++b) {
-                            const auto rr = regs[cases % 4];
-                            Type(ttype);
-                            RandomReg(rr.first);
-                            RandomReg(rr.second);
-                            memset(s()->reg[0], 0, TL_REG_BYTES); /* tl0 is kept all-zero */
-                            uint8_t in[TL_XPOSE_BYTES];
-                            memcpy(in, s()->reg[rr.first], TL_REG_BYTES);
-                            memcpy(in + TL_REG_BYTES, s()->reg[rr.second], TL_REG_BYTES);
-                            if (rr.first == 0) memset(in, 0, TL_REG_BYTES);
-                            if (rr.second == 0) memset(in + TL_REG_BYTES, 0, TL_REG_BYTES);
-                            uint8_t want[TL_XPOSE_BYTES] = {};
-                            uint32_t Do[4] = {D[0], D[1], D[2], D[3]};
-                            std::swap(Do[a], Do[b]);
-                            for (uint32_t i0 = 0; i0 < D[0]; ++i0)
-                                for (uint32_t i1 = 0; i1 < D[1]; ++i1)
-                                    for (uint32_t i2 = 0; i2 < D[2]; ++i2)
-                                        for (uint32_t i3 = 0; i3 < D[3]; ++i3) {
-                                            uint32_t idx[4] = {i0, i1, i2, i3};
-                                            const size_t n = ((size_t(i0) * D[1] + i1) * D[2] + i2) * D[3] + i3;
-                                            std::swap(idx[a], idx[b]);
-                                            const size_t m = ((size_t(idx[0]) * Do[1] + idx[1]) * Do[2] + idx[2]) * Do[3] + idx[3];
-                                            SetElem(want, m, e, GetElem(in, n, e));
-                                        }
-                            ASSERT_EQ(tl_exec_xpose(s(), a, b, rr.first, rr.second,
-                                                    XposeDims(D[0], D[1], D[2], D[3])),
-                                      TL_OK);
-                            SCOPED_TRACE(testing::Message() << "ttype " << ttype << " [" << D[0] << "," << D[1]
-                                                            << "," << D[2] << "," << D[3] << "] swap " << a << b);
-                            if (rr.first != 0) {
-                                ASSERT_EQ(Reg(rr.first), Bytes(want, want + TL_REG_BYTES));
-                            }
-                            if (rr.second != 0) {
-                                ASSERT_EQ(Reg(rr.second), Bytes(want + TL_REG_BYTES, want + TL_XPOSE_BYTES));
-                            }
-                            ASSERT_TRUE(RegIsAll(0, 0));
-                            ++cases;
-                        }
-                    }
+                    ASSERT_TRUE(RegIsAll(0, 0));
+                    ++cases;
                 }
             }
-        }
+        });
     }
     EXPECT_GT(cases, 1000u);
+}
+
+/*
+ * tl_exec_load_pair_xpose: the two registers as two loads with the plan
+ * (docs/isa.md 5.2: slice i's W bytes from i * P, zeros elsewhere) and then
+ * the xpose (the element loop) leave them, for every xpose shape and pair;
+ * a load into tl0 gives zeros to the transpose.  Whole-register plans
+ * (read where they are) and gathered ones (P > W, W < S, a block shorter
+ * than the register).  The registers start with other bytes, which must
+ * all be replaced, and no other register changes.
+ */
+TEST_F(FastPathTest, LoadPairXposeIsTwoLoadsThenTheXpose)
+{
+    struct LoadShape {
+        uint32_t d0, d1, d2, w;
+        int64_t pitch;
+    } const plans[] = {{32, 1, 32, 32, 32}, {16, 2, 32, 64, 200}, {8, 1, 128, 100, 128}, {20, 1, 48, 48, 48}};
+    const uint32_t types[] = {kInt4, kInt8, kInt16, kInt32};
+    const std::pair<unsigned, unsigned> regs[] = {{1, 2}, {7, 3}, {0, 5}, {9, 0}, {30, 31}};
+    unsigned cases = 0, whole = 0;
+    for (uint32_t ttype : types) {
+        const unsigned e = Bits(ttype);
+        ForEachXposeShape(e, [&](const uint32_t D[4]) {
+            for (unsigned a = 0; a < 4; ++a) {
+                for (unsigned b = 0; b < 4; ++b) {
+                    const auto rr = regs[cases % 5];
+                    const LoadShape &ls = plans[cases % 4];
+                    /* The loads' plan, in bytes (int8); the xpose's element size is ttype's. */
+                    const tl_mem_plan plan = *Int8Plan(ls.d0, ls.d1, ls.d2, ls.w, ls.pitch, false, 0);
+                    ASSERT_TRUE(plan.direct);
+                    const uint32_t S = ls.d1 * ls.d2;
+                    Type(ttype);
+                    RandomReg(rr.first);
+                    RandomReg(rr.second);
+                    memset(s()->reg[0], 0, TL_REG_BYTES);
+                    RandomReg(4); /* a register the instructions do not name */
+                    const Bytes other = Reg(4);
+                    std::vector<uint8_t> mem[2];
+                    uint8_t in[TL_XPOSE_BYTES] = {};
+                    for (unsigned h = 0; h < 2; ++h) {
+                        mem[h].resize(size_t(ls.pitch) * (ls.d0 - 1) + ls.w);
+                        for (uint8_t &byte : mem[h]) byte = uint8_t(rng());
+                        if ((h == 0 ? rr.first : rr.second) == 0) {
+                            continue;
+                        }
+                        for (uint32_t i = 0; i < ls.d0; ++i) {
+                            memcpy(in + h * TL_REG_BYTES + i * S, mem[h].data() + i * ls.pitch, ls.w);
+                        }
+                    }
+                    uint8_t want[TL_XPOSE_BYTES];
+                    XposeReference(want, in, D, a, b, e);
+                    whole += plan.whole_reg;
+                    ASSERT_EQ(tl_exec_load_pair_xpose(s(), rr.first, rr.second, &plan, mem[0].data(),
+                                                      mem[1].data(), a, b,
+                                                      XposeDims(D[0], D[1], D[2], D[3])),
+                              TL_OK);
+                    SCOPED_TRACE(testing::Message() << "ttype " << ttype << " [" << D[0] << "," << D[1]
+                                                    << "," << D[2] << "," << D[3] << "] swap " << a << b
+                                                    << " regs " << rr.first << "," << rr.second
+                                                    << " load shape " << cases % 4);
+                    if (rr.first != 0) {
+                        ASSERT_EQ(Reg(rr.first), Bytes(want, want + TL_REG_BYTES));
+                    }
+                    if (rr.second != 0) {
+                        ASSERT_EQ(Reg(rr.second), Bytes(want + TL_REG_BYTES, want + TL_XPOSE_BYTES));
+                    }
+                    ASSERT_TRUE(RegIsAll(0, 0));
+                    ASSERT_EQ(Reg(4), other);
+                    ++cases;
+                }
+            }
+        });
+    }
+    EXPECT_GT(cases, 1000u);
+    EXPECT_GT(whole, cases / 5);
+}
+
+/* What the xpose of the three instructions rejects changes nothing, not even the loads' registers. */
+TEST_F(FastPathTest, LoadPairXposeChangesNothingWhenTheXposeIsIllegal)
+{
+    uint8_t mem[2][TL_REG_BYTES];
+    for (auto &m : mem) {
+        for (uint8_t &byte : m) byte = uint8_t(rng());
+    }
+    struct {
+        uint32_t ttype;
+        unsigned rs1, rs2;
+        uint64_t dims;
+        tl_status want;
+    } const cases[] = {
+        {kInt8, 3, 3, XposeDims(2, 64, 16, 1), TL_ERR_XPOSE_SAME_REG},
+        {kInt8, 3, 4, XposeDims(2, 64, 16, 2), TL_ERR_XPOSE_SHAPE},
+        {kInt8, 3, 4, XposeDims(2, 64, 0, 1), TL_ERR_XPOSE_SHAPE},
+        {kInt16, 3, 4, XposeDims(2, 64, 16, 1), TL_ERR_XPOSE_SHAPE},
+        {kInt8, 3, 4, XposeDims(1, 128, 16, 1), TL_ERR_XPOSE_ODD_D0},
+        {0x003, 3, 4, XposeDims(2, 64, 16, 1), TL_ERR_TTYPE},
+    };
+    for (const auto &c : cases) {
+        const tl_mem_plan plan = *Int8Plan(32, 1, 32, 32, 32, false, 0);
+        ASSERT_TRUE(plan.whole_reg);
+        Type(c.ttype);
+        RandomReg(3);
+        RandomReg(4);
+        const std::unique_ptr<tl_state> before = Snapshot();
+        EXPECT_EQ(tl_exec_load_pair_xpose(s(), c.rs1, c.rs2, &plan, mem[0], mem[1], 0, 1, c.dims), c.want);
+        EXPECT_TRUE(Unchanged(*before)) << "status " << c.want;
+    }
 }
 
 /* ---- concat / merge ---- */
