@@ -826,11 +826,40 @@ static inline uint8_t *xtl_tlb_host(CPURISCVState *env, uint64_t addr, uint64_t 
 #endif
 
 /*
+ * The host address of the span of a load or store with the current
+ * unmasked or masked plan, when it lies in memory found accessible without
+ * a lookup (user mode: the range last found mapped; system mode: a TLB
+ * hit, with the Smstateen C bit checked as the instruction would); else
+ * NULL.  flags: the instruction's XTL_MEM_* flags.
+ */
+static inline uint8_t *xtl_plan_host(CPURISCVState *env, const tl_mem_plan *plan, uint32_t flags,
+                                     int32_t imm, target_ulong base, bool is_store)
+{
+    const uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
+    const uint64_t first = tl_mem_plan_first(plan, imm, base, addr_mask);
+
+#ifdef CONFIG_USER_ONLY
+    return xtl_checked_host(env, first, plan->span, addr_mask, is_store);
+#else
+    QEMU_BUILD_BUG_ON(NB_MMU_MODES > XTL_MEM_MMU_IDX_MASK + 1);
+    if (!(flags & XTL_MEM_NO_STATEEN) &&
+        smstateen_acc_ok(env, 0, SMSTATEEN0_CS) != RISCV_EXCP_NONE) {
+        return NULL;
+    }
+    if (first + plan->span - 1 > addr_mask) {
+        return NULL;
+    }
+    return xtl_tlb_host(env, flags & XTL_MEM_PLAIN_ADDR ? first : adjust_addr(env, first),
+                        plan->span, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
+                        (flags >> XTL_MEM_MMU_IDX_SHIFT) & XTL_MEM_MMU_IDX_MASK);
+#endif
+}
+
+/*
  * The common case in as few steps as possible: the current CSRs give an
  * ordered plan (cached), its span lies in memory found accessible without
- * a lookup (user mode: the range last found mapped; system mode: a TLB
- * hit), and the core copies the slices.  False when anything else applies
- * (xtl_mem_insn then handles it).
+ * a lookup (xtl_plan_host), and the core copies the slices.  False when
+ * anything else applies (xtl_mem_insn then handles it).
  */
 static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t flags,
                                      int32_t imm, target_ulong base, bool is_store)
@@ -838,35 +867,17 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
     const bool masked = flags & XTL_MEM_MASKED;
     tl_state *s = &env->xtl;
     const tl_mem_plan *plan = &s->mem_plan[masked];
-    uint64_t addr_mask, first;
     uint8_t *host;
 
     if (unlikely(!((s->mem_plan_valid >> masked) & 1) || !plan->direct)) {
         return false;
     }
-    addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
-    first = tl_mem_plan_first(plan, imm, base, addr_mask);
+    host = xtl_plan_host(env, plan, flags, imm, base, is_store);
+    if (unlikely(!host)) {
+        return false;
+    }
 #ifdef CONFIG_USER_ONLY
-    host = xtl_checked_host(env, first, plan->span, addr_mask, is_store);
-    if (unlikely(!host)) {
-        return false;
-    }
     env->xtl_in_use = true;
-#else
-    QEMU_BUILD_BUG_ON(NB_MMU_MODES > XTL_MEM_MMU_IDX_MASK + 1);
-    if (!(flags & XTL_MEM_NO_STATEEN) &&
-        smstateen_acc_ok(env, 0, SMSTATEEN0_CS) != RISCV_EXCP_NONE) {
-        return false;
-    }
-    if (first + plan->span - 1 > addr_mask) {
-        return false;
-    }
-    host = xtl_tlb_host(env, flags & XTL_MEM_PLAIN_ADDR ? first : adjust_addr(env, first),
-                        plan->span, is_store ? MMU_DATA_STORE : MMU_DATA_LOAD,
-                        (flags >> XTL_MEM_MMU_IDX_SHIFT) & XTL_MEM_MMU_IDX_MASK);
-    if (unlikely(!host)) {
-        return false;
-    }
 #endif
     if (is_store) {
         tl_store_to_host(s, tlr, plan, host);
@@ -922,6 +933,45 @@ void HELPER(xtl_store_host)(CPURISCVState *env, uint32_t tlr, void *host)
     xtl_guest_access_begin(GETPC());
     tl_store_to_host(&env->xtl, tlr, &env->xtl.mem_plan[0], host);
     xtl_guest_access_end();
+}
+
+/*
+ * tl.load rs1; tl.load rs2; tl.xpose rs1, rs2 in one pass, for the
+ * translated code of the first load (trans_xtl.c.inc): returns 1 when the
+ * three are done, 0 when anything but their common case applies and
+ * nothing has changed, and the instructions then run one by one.  The
+ * common case: the current unmasked plan is ordered, both spans lie in
+ * memory found accessible (xtl_plan_host) and the xpose is legal.
+ * desc: XTL_PAIR_XPOSE_* fields; flags: the loads' XTL_MEM_* flags.
+ */
+uint32_t HELPER(xtl_load_pair_xpose)(CPURISCVState *env, uint32_t desc, uint32_t flags,
+                                     target_ulong base1, target_ulong base2, target_ulong dims)
+{
+    tl_state *s = &env->xtl;
+    const tl_mem_plan *plan = tl_mem_plan_of(s, false);
+    const int32_t imm1 = (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM1_SHIFT, 8);
+    const int32_t imm2 = (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM2_SHIFT, 8);
+    const uint8_t *src1, *src2;
+    uint32_t done = 0;
+
+    if (!plan->direct) {
+        return 0;
+    }
+    src1 = xtl_plan_host(env, plan, flags, imm1, base1, false);
+    src2 = src1 ? xtl_plan_host(env, plan, flags, imm2, base2, false) : NULL;
+    if (src2) {
+        xtl_guest_access_begin(GETPC());
+        done = tl_exec_load_pair_xpose(s, extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5),
+                                       extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5), plan, src1, src2,
+                                       extract32(desc, XTL_PAIR_XPOSE_DIM0_SHIFT, 2),
+                                       extract32(desc, XTL_PAIR_XPOSE_DIM1_SHIFT, 2),
+                                       dims) == TL_OK;
+        xtl_guest_access_end();
+#ifdef CONFIG_USER_ONLY
+        env->xtl_in_use |= done;
+#endif
+    }
+    return done;
 }
 
 /* flags: XTL_MEM_* (xtl_mem_flags.h) */

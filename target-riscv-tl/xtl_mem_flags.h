@@ -16,4 +16,15 @@
 #define XTL_MEM_MMU_IDX_SHIFT   3           /* the TB's data MMU index (TB_FLAGS MEM_IDX) */
 #define XTL_MEM_MMU_IDX_MASK    0xfu
 
+/*
+ * helper_xtl_load_pair_xpose's desc: the TL registers and immediates of
+ * its two loads and the swap pair of its xpose.
+ */
+#define XTL_PAIR_XPOSE_RS1_SHIFT   0        /* 5 bits: the first load's register, the xpose's tlrs1 */
+#define XTL_PAIR_XPOSE_RS2_SHIFT   5        /* 5 bits: the second load's, the xpose's tlrs2 */
+#define XTL_PAIR_XPOSE_DIM0_SHIFT  10       /* 2 bits */
+#define XTL_PAIR_XPOSE_DIM1_SHIFT  12       /* 2 bits */
+#define XTL_PAIR_XPOSE_IMM1_SHIFT  16       /* 8 bits: the first load's imm8 */
+#define XTL_PAIR_XPOSE_IMM2_SHIFT  24       /* 8 bits: the second load's */
+
 #endif

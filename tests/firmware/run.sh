@@ -29,7 +29,7 @@ CFLAGS=(--specs=picolibc.specs -march=rv64imac -misa-spec=2.2 -mabi=lp64 -mcmode
 tap_numbered
 tap_can_skip
 
-progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem test_pm test_trigger)
+progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem test_pm test_trigger test_pair)
 declare -A built
 for p in "${progs[@]}"; do
     if $CC "${CFLAGS[@]}" "$src/crt0.S" "$src/rt.c" "$src/$p.c" -o "$out/$p.elf" 2>"$out/$p.build.log"; then
@@ -103,6 +103,8 @@ run_fw test_pm "pointer masking (Smmpm): tagged TL loads and stores in M-mode" \
     "${M[@]}" -cpu rv64,xtl=on,smmpm=true,smepmp=true
 run_fw test_trigger "Sdtrig load/store triggers on a TL access: taken before any change, skip and retry" \
     "${M[@]}" -cpu rv64,xtl=on
+run_fw test_pair "tl.load, tl.load, tl.xpose in a row (run as one): M/S/U results, each trap at its own instruction" \
+    "${M[@]}" -cpu rv64,xtl=on,smstateen=true
 run_fw test_rv32 "RV32: tl.muls reads x[rs2] as unsigned XLEN, Sv32 accesses wrap at 2^32" \
     "${M[@]}" -cpu rv32,xtl=on
 run_fw test_off "xtl=off: CUSTOM-2 and TL CSRs illegal" \

@@ -16,6 +16,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "tl_fw.h"
+#include "../xpose_ref.h"
 
 static uint8_t src[4096] __attribute__((aligned(4096)));
 static uint8_t dst[4096] __attribute__((aligned(4096)));
@@ -831,45 +832,6 @@ static void test_muls(void)
           "%s: tl.muls E5M2 by 2.0: 1->2 (0x40), inf->inf (0x7c), max->max (sat 0x7b)", MN);
 }
 
-/* xpose: out[lin(swapped idx, swapped D)] = in[lin(idx, D)], esz 4/8/16 bits */
-static unsigned get_e(const uint8_t *b, unsigned n, int e)
-{
-    if (e == 4) return (b[n / 2] >> (4 * (n % 2))) & 0xF;
-    if (e == 8) return b[n];
-    return b[2 * n] | b[2 * n + 1] << 8;
-}
-
-static void set_e(uint8_t *b, unsigned n, int e, unsigned v)
-{
-    if (e == 4) {
-        unsigned sh = 4 * (n % 2);
-        b[n / 2] = (uint8_t)((b[n / 2] & ~(0xF << sh)) | ((v & 0xF) << sh));
-    } else if (e == 8) {
-        b[n] = (uint8_t)v;
-    } else {
-        b[2 * n] = (uint8_t)v; b[2 * n + 1] = (uint8_t)(v >> 8);
-    }
-}
-
-static void xpose_expect(const uint8_t *in, uint8_t *out, const unsigned D[4], int a, int b, int e)
-{
-    unsigned Do[4] = { D[0], D[1], D[2], D[3] };
-    unsigned idx[4], o[4];
-
-    Do[a] = D[b]; Do[b] = D[a];
-    memset(out, 0, 2048);
-    for (idx[0] = 0; idx[0] < D[0]; idx[0]++)
-    for (idx[1] = 0; idx[1] < D[1]; idx[1]++)
-    for (idx[2] = 0; idx[2] < D[2]; idx[2]++)
-    for (idx[3] = 0; idx[3] < D[3]; idx[3]++) {
-        unsigned ni = ((idx[0] * D[1] + idx[1]) * D[2] + idx[2]) * D[3] + idx[3];
-        memcpy(o, idx, sizeof(o));
-        o[a] = idx[b]; o[b] = idx[a];
-        unsigned no = ((o[0] * Do[1] + o[1]) * Do[2] + o[2]) * Do[3] + o[3];
-        set_e(out, no, e, get_e(in, ni, e));
-    }
-}
-
 static int xpose_case(unsigned type, int e, const unsigned D[4], int a, int b, uint32_t w, int r1,
                       int r2)
 {
@@ -877,7 +839,7 @@ static int xpose_case(unsigned type, int e, const unsigned D[4], int a, int b, u
 
     tl_fill(r1, tensor);
     tl_fill(r2, tensor + 1024);
-    xpose_expect(tensor, want, D, a, b, e);
+    xpose_ref(tensor, want, D, (unsigned)a, (unsigned)b, (unsigned)e);
     tl_csr_write(TL_CSR_TTYPE, type);
     ok = expect_no_trap(w, 0, TL_DIMS4(D[0], D[1], D[2], D[3]));
     ok = reg_is(r1, want, "xpose first half") && ok;
@@ -919,7 +881,7 @@ static void test_xpose(void)
         memcpy(t2, tensor, 1024);
         memset(t2 + 1024, 0, 1024);
         tl_fill(6, tensor);
-        xpose_expect(t2, want, D8, 0, 1, 8);
+        xpose_ref(t2, want, D8, 0, 1, 8);
         tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
         ok = expect_no_trap(TL_ENC_XPOSE(3, 0, 1, 6, 0, T1), 0, TL_DIMS4(2, 4, 16, 16));
         ok = reg_is(6, want, "xpose tl0") && ok;
@@ -930,7 +892,7 @@ static void test_xpose(void)
         int ok;
         tl_fill(6, tensor);
         tl_fill(7, tensor + 1024);
-        xpose_expect(tensor, want, D8, 2, 3, 8);
+        xpose_ref(tensor, want, D8, 2, 3, 8);
         tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
         ok = expect_no_trap(TL_ENC_XPOSE(3, 2, 3, 6, 7, T1), 0,
                             0xFFFFFFFF00000000UL | TL_DIMS4(2, 4, 16, 16));

@@ -17,7 +17,7 @@ CFLAGS=(-O2 -Wall -Werror -static -I"$TL_REPO/include" -I"$src")
 
 for c in "$src"/*.c; do
     prog="$out/$(basename "$c" .c)"
-    if [ ! -x "$prog" ] || [ "$c" -nt "$prog" ] || [ "$src/tl_test.h" -nt "$prog" ] ||
+    if [ ! -x "$prog" ] || [ "$c" -nt "$prog" ] || [ "$src/tl_test.h" -nt "$prog" ] || [ "$TL_REPO/tests/xpose_ref.h" -nt "$prog" ] ||
        [ "$TL_REPO/include/tl/tl_insn.h" -nt "$prog" ] || [ "$TL_REPO/include/tl/xtl-opc.h" -nt "$prog" ]; then
         riscv64-linux-gnu-gcc "${CFLAGS[@]}" "$c" -o "$prog" || die "cannot compile $c"
     fi
@@ -46,6 +46,7 @@ run_prog rv64,xtl=on test_file_faults
 run_prog rv64,xtl=on test_signals
 run_prog rv64,xtl=on test_tinit
 run_prog rv64,xtl=on test_fastpath
+run_prog rv64,xtl=on test_pair_xpose
 run_prog rv64,xtl=off test_tinit off
 # The inline tl.load/tl.store copies are 256-bit moves on AVX2 hosts: their TBs
 # must clear the upper halves of ymm before calls and before chaining

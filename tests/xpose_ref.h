@@ -1,0 +1,62 @@
+/*
+ * The reference of tl.xpose for the guest test programs (bare-metal and
+ * linux-user): docs/isa.md 5.5's element loop written out, for 4-, 8-, 16-
+ * and 32-bit elements, independent of the code it checks.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef TL_TESTS_XPOSE_REF_H
+#define TL_TESTS_XPOSE_REF_H
+
+#include <stdint.h>
+#include <string.h>
+
+static inline unsigned xpose_ref_get(const uint8_t *buf, unsigned n, unsigned e)
+{
+    unsigned v = 0;
+
+    if (e == 4) {
+        return (buf[n / 2] >> (4 * (n % 2))) & 0xF;
+    }
+    for (unsigned k = 0; k < e / 8; k++) {
+        v |= (unsigned)buf[n * (e / 8) + k] << (8 * k);
+    }
+    return v;
+}
+
+static inline void xpose_ref_set(uint8_t *buf, unsigned n, unsigned e, unsigned v)
+{
+    if (e == 4) {
+        unsigned sh = 4 * (n % 2);
+        buf[n / 2] = (uint8_t)((buf[n / 2] & ~(0xFu << sh)) | ((v & 0xF) << sh));
+        return;
+    }
+    for (unsigned k = 0; k < e / 8; k++) {
+        buf[n * (e / 8) + k] = (uint8_t)(v >> (8 * k));
+    }
+}
+
+/* out (2048 bytes) = the tensor in of shape D, e-bit elements, with dimensions a and b swapped. */
+static inline void xpose_ref(const uint8_t *in, uint8_t *out, const unsigned D[4], unsigned a,
+                             unsigned b, unsigned e)
+{
+    unsigned Do[4] = {D[0], D[1], D[2], D[3]};
+    unsigned idx[4], o[4];
+
+    Do[a] = D[b];
+    Do[b] = D[a];
+    memset(out, 0, 2048);
+    for (idx[0] = 0; idx[0] < D[0]; idx[0]++)
+        for (idx[1] = 0; idx[1] < D[1]; idx[1]++)
+            for (idx[2] = 0; idx[2] < D[2]; idx[2]++)
+                for (idx[3] = 0; idx[3] < D[3]; idx[3]++) {
+                    unsigned ni = ((idx[0] * D[1] + idx[1]) * D[2] + idx[2]) * D[3] + idx[3];
+                    memcpy(o, idx, sizeof(o));
+                    o[a] = idx[b];
+                    o[b] = idx[a];
+                    unsigned no = ((o[0] * Do[1] + o[1]) * Do[2] + o[2]) * Do[3] + o[3];
+                    xpose_ref_set(out, no, e, xpose_ref_get(in, ni, e));
+                }
+}
+
+#endif /* TL_TESTS_XPOSE_REF_H */
