@@ -53,9 +53,8 @@ void transpose_block_group(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 
          const uint32_t k = first + uint32_t(G), r0 = k / per_row * X0, c0 = k % per_row * X1;
          Tile2D<E, H0, X1, Reg + 2 * unsigned(G)> a;
          Tile2D<E, H0, X1, Reg + 2 * unsigned(G) + 1> b;
-         in.load(a, src.ptr({r0, c0}));
-         in.load(b, src.ptr({r0 + H0, c0}));
-         in.template xpose<0, 1>(a, b, typename B::Shape{});
+         in.template load_xpose<0, 1>(a, src.ptr({r0, c0}), b, src.ptr({r0 + H0, c0}),
+                                      typename B::Shape{});
      })(),
      ...);
     const TileRows<Tile2D<E, H1, X0, Reg>> out(dst_pitch);
@@ -104,9 +103,8 @@ void transpose2d(const GlobalTensor<E, 2> &dst, const GlobalTensor<E, 2> &src)
             InA a;
             InB b;
             const TileRows<InA> in(src_pitch);
-            in.load(a, src.ptr({r0, c0}));
-            in.load(b, src.ptr({r0 + H0, c0}));
-            in.template xpose<0, 1>(a, b, typename B::Shape{});
+            in.template load_xpose<0, 1>(a, src.ptr({r0, c0}), b, src.ptr({r0 + H0, c0}),
+                                         typename B::Shape{});
             OutA oa;
             OutB ob;
             const TileRows<OutA> out(dst_pitch);

@@ -821,9 +821,9 @@ TL_OP void TMERGE(TD &dst, const T1 &src1, const T2 &src2, uint32_t mask)
  * registers.  Only lo's element type matters (ttype).
  */
 namespace detail {
-/* The instruction of TXPOSE, with ttype already the tiles' element type. */
+/* What TXPOSE's operands must satisfy. */
 template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1, unsigned X2, unsigned X3>
-TL_OP void xpose_insn(XposeShape<X0, X1, X2, X3>)
+constexpr void xpose_checks()
 {
     static_assert(is_tile<TLo>::value && is_tile<THi>::value, "TXPOSE: operands must be tl::Tile");
     static_assert(A <= 3 && B <= 3, "TXPOSE: dimensions are 0..3");
@@ -833,6 +833,13 @@ TL_OP void xpose_insn(XposeShape<X0, X1, X2, X3>)
     static_assert(X0 % 2 == 0, "TXPOSE: X0 must be even (each register holds X0/2 slices)");
     static_assert(TLo::reg != THi::reg, "TXPOSE: the two halves must be in different registers");
     static_assert(TLo::reg != 0 && THi::reg != 0, "TXPOSE: tl0 is read-only (half of the result would be lost)");
+}
+
+/* The instruction of TXPOSE, with ttype already the tiles' element type. */
+template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1, unsigned X2, unsigned X3>
+TL_OP void xpose_insn(XposeShape<X0, X1, X2, X3>)
+{
+    xpose_checks<A, B, TLo, THi, X0, X1, X2, X3>();
     backend::xpose<A, B, TLo::reg, THi::reg>(XposeShape<X0, X1, X2, X3>::value);
 }
 } // namespace detail
@@ -945,6 +952,23 @@ public:
         detail::xpose_insn<A, B, TLo, THi>(shape);
         (void)lo;
         (void)hi;
+    }
+    /*
+     * load(lo, rows_lo), load(hi, rows_hi), then xpose<A, B>(lo, hi, shape)
+     * as three instructions in a row, which TL-QEMU runs in one pass that
+     * writes each register once: the way to feed a transpose or an
+     * interleave.
+     */
+    template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1, unsigned X2, unsigned X3>
+    void load_xpose(TLo &lo, const void *rows_lo, THi &hi, const void *rows_hi,
+                    XposeShape<X0, X1, X2, X3> shape) const
+    {
+        check_same<TLo>();
+        check_same<THi>();
+        detail::xpose_checks<A, B, TLo, THi, X0, X1, X2, X3>();
+        backend::load_load_xpose<A, B, TLo::reg, THi::reg>(rows_lo, rows_hi, shape.value);
+        lo.set_valid_full();
+        hi.set_valid_full();
     }
 
 private:

@@ -132,6 +132,15 @@ inline void xpose(uint32_t dims)
     detail::check("tl.xpose", tl_exec_xpose(&state(), A, B, R1, R2, dims));
 }
 
+/* tl.load R1 from p1, tl.load R2 from p2 (the CSRs' plans), then tl.xpose.AB R1, R2. */
+template <unsigned A, unsigned B, unsigned R1, unsigned R2>
+inline void load_load_xpose(const void *p1, const void *p2, uint32_t dims)
+{
+    load<R1, false>(p1);
+    load<R2, false>(p2);
+    xpose<A, B, R1, R2>(dims);
+}
+
 template <unsigned Rd, unsigned Rs, int Imm>
 inline void addi() { detail::check("tl.addi", tl_exec_addi(&state(), Rd, Rs, Imm)); }
 

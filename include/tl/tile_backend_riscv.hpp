@@ -100,6 +100,13 @@ inline void merge() { tl_merge(Dim, Rd, Rs1, Rs2); }
 template <unsigned A, unsigned B, unsigned R1, unsigned R2>
 inline void xpose(uint32_t dims) { tl_xpose(A, B, R1, R2, dims); }
 
+/* The three words in a row, which TL-QEMU runs in one pass (tl_insn.h). */
+template <unsigned A, unsigned B, unsigned R1, unsigned R2>
+inline void load_load_xpose(const void *p1, const void *p2, uint32_t dims)
+{
+    tl_load_load_xpose(A, B, R1, R2, p1, p2, dims);
+}
+
 template <unsigned Rd, unsigned Rs, int Imm>
 inline void addi() { tl_addi(Rd, Rs, Imm); }
 

@@ -124,9 +124,13 @@
 #define TL_PAD_MIN  XTL_PAD_MIN
 #define TL_PAD_MAX  XTL_PAD_MAX
 
-/* GPRs that carry run-time operands: t0 = x5 (address), t1 = x6 (dims, scalar). */
-#define TL__GPR_ADDR 5
-#define TL__GPR_ARG  6
+/*
+ * GPRs that carry run-time operands: t0 = x5 (address), t1 = x6 (dims,
+ * scalar), t2 = x7 (the second address of tl_load_load_xpose).
+ */
+#define TL__GPR_ADDR  5
+#define TL__GPR_ARG   6
+#define TL__GPR_ADDR2 7
 
 /*
  * The word is emitted as the fields of `.insn r` (opcode, funct3, funct7, and
@@ -148,6 +152,9 @@
     __asm__ volatile(TL__INSN_R : : TL__INSN_FIELDS(word), "r"(tl__arg) : "memory"); \
 } while (0)
 #define TL__INSN(word) __asm__ volatile(TL__INSN_R : : TL__INSN_FIELDS(word) : "memory")
+/* TL__INSN_R of the second and third word of one asm statement (operands 6-11, 12-17). */
+#define TL__INSN_R_2ND ".insn r %6, %7, %8, x%9, x%10, x%11"
+#define TL__INSN_R_3RD ".insn r %12, %13, %14, x%15, x%16, x%17"
 
 /* ---- one macro per instruction ---- */
 #define tl_load(tlrd, imm8, ptr)   TL__INSN_ADDR(TL_ENC_MEM(TL_ENG_LOAD, 0, 0, tlrd, imm8, TL__GPR_ADDR), ptr)
@@ -159,6 +166,22 @@
 /* tl_xpose(0, 1, ...) is tl.xpose.01 */
 #define tl_xpose(a, b, tlrs1, tlrs2, dims) \
     TL__INSN_ARG(TL_ENC_XPOSE(TL_ENG_RESHAPE, a, b, tlrs1, tlrs2, TL__GPR_ARG), dims)
+/*
+ * tl.load tlrs1, 0(ptr1); tl.load tlrs2, 0(ptr2); tl.xpose.ab tlrs1, tlrs2,
+ * dims: three words in a row, which TL-QEMU runs in one pass, writing each
+ * register once (docs/performance.md).
+ */
+#define tl_load_load_xpose(a, b, tlrs1, tlrs2, ptr1, ptr2, dims) do {               \
+    register const void *tl__addr __asm__("t0") = (const void *)(ptr1);            \
+    register const void *tl__addr2 __asm__("t2") = (const void *)(ptr2);           \
+    register unsigned long tl__arg __asm__("t1") = (unsigned long)(dims);          \
+    __asm__ volatile(TL__INSN_R "\n\t" TL__INSN_R_2ND "\n\t" TL__INSN_R_3RD          \
+                     : : TL__INSN_FIELDS(TL_ENC_MEM(TL_ENG_LOAD, 0, 0, tlrs1, 0, TL__GPR_ADDR)), \
+                         TL__INSN_FIELDS(TL_ENC_MEM(TL_ENG_LOAD, 0, 0, tlrs2, 0, TL__GPR_ADDR2)), \
+                         TL__INSN_FIELDS(TL_ENC_XPOSE(TL_ENG_RESHAPE, a, b, tlrs1, tlrs2, TL__GPR_ARG)), \
+                         "r"(tl__addr), "r"(tl__addr2), "r"(tl__arg)                 \
+                     : "memory");                                                  \
+} while (0)
 #define tl_addi(tlrd, tlrs, imm8)  TL__INSN(TL_ENC_ADDI(TL_ENG_COMP, tlrd, tlrs, imm8))
 #define tl_muls(tlrd, tlrs, scalar) TL__INSN_ARG(TL_ENC_MULS(TL_ENG_COMP, tlrd, tlrs, TL__GPR_ARG), scalar)
 #define tl_fillpad(pad, tlrd, tlrs) TL__INSN(TL_ENC_FILLPAD(TL_ENG_RESHAPE, pad, tlrd, tlrs))
