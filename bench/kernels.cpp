@@ -111,8 +111,9 @@ void quant_affine(uint8_t *dst, const uint8_t *src, size_t n, int off, uint32_t 
  * The data movement of the TL versions of the two pure-copy kernels whose
  * native code is one copy, run natively: 1 KiB buffers stand in for TL
  * registers and each TL instruction is one copy, as the TL kernel issues
- * them (tl.load: memory to a buffer, tl.store: a buffer to memory,
- * tl.xpose.01 of [2, N, C]: the interleave of two buffers).  Its time is
+ * them (tl.load: memory to a buffer, tl.store: a buffer to memory, two
+ * tl.load and a tl.xpose.01 of [2, N, C] in a row: the interleave of the
+ * memory into two buffers, as TL-QEMU runs them).  Its time is
  * about what the TL instructions cost with no emulation at all, so native /
  * staged is about the best native / TL for these kernels.  False when the
  * shape is not one the TL kernel moves this way.
@@ -147,24 +148,27 @@ bool reshape_view(uint8_t *dst, const uint8_t *src, int64_t pitch, uint32_t nr)
     return true;
 }
 
-/* kernels::concat_cols of equal rows of C bytes: two loads, the interleave, two stores per 2 KiB. */
+/*
+ * kernels::concat_cols of equal rows of C bytes, per 2 KiB: the two loads
+ * and the interleave (one TL-QEMU pass, tl_exec_load_pair_xpose: the rows
+ * of a and b straight to their places in the register pair), then the two
+ * stores.
+ */
 template <uint32_t C>
 bool concat_nhwc(uint8_t *out, const uint8_t *a, const uint8_t *b, uint32_t P)
 {
     constexpr uint32_t c = C, n = 1024 / C;
     static_assert(1024 % C == 0, "rows of a 1 KiB tile");
     if (P % n != 0) return false;
-    uint8_t *const pair = reg[3]; /* reg[3] and reg[4]: 2 KiB */
+    uint8_t *const pair = reg[1]; /* reg[1] and reg[2]: 2 KiB */
     for (uint32_t p = 0; p < P; p += n) {
-        std::memcpy(reg[1], a + size_t(p) * c, 1024);
-        std::memcpy(reg[2], b + size_t(p) * c, 1024);
-        settle();
         for (uint32_t i = 0; i < n; ++i) {
-            std::memcpy(pair + 2 * i * c, reg[1] + i * c, c);
-            std::memcpy(pair + 2 * i * c + c, reg[2] + i * c, c);
+            std::memcpy(pair + 2 * i * c, a + size_t(p + i) * c, c);
+            std::memcpy(pair + 2 * i * c + c, b + size_t(p + i) * c, c);
         }
         settle();
-        std::memcpy(out + size_t(p) * 2 * c, pair, 2048);
+        std::memcpy(out + size_t(p) * 2 * c, pair, 1024);
+        std::memcpy(out + size_t(p) * 2 * c + 1024, pair + 1024, 1024);
         settle();
     }
     return true;

@@ -881,7 +881,7 @@ struct XposeOp {
     unsigned a, b;
 };
 
-inline tl_status CheckXpose(const tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
+__attribute__((always_inline)) inline tl_status CheckXpose(const tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
                             unsigned rs2, uint64_t dims, XposeOp *x)
 {
     const ElemType type = DecodeTtype(CsrValue(s, TL_CSR_TTYPE));
@@ -990,7 +990,7 @@ __attribute__((noinline)) void XposeRuns(tl_state *s, unsigned rs1, unsigned rs2
  * the registers rs1 and rs2 (SourceReg); otherwise they overlap no register
  * that is written.
  */
-inline void XposeInto(tl_state *s, const XposeOp &x, unsigned rs1, unsigned rs2,
+__attribute__((always_inline)) inline void XposeInto(tl_state *s, const XposeOp &x, unsigned rs1, unsigned rs2,
                       const uint8_t *src1, const uint8_t *src2, bool in_place)
 {
     const unsigned a = x.a, b = x.b, esz = x.esz;
