@@ -322,9 +322,9 @@ def print_staged(d, krv, native):
     if not acc:
         return
     print("   staged: the TL kernel's own copies in plain C++ on the host (g++ -O3 -march=native; 1 KiB buffers")
-    print("   for the TL registers, one memcpy or interleave loop per tl.load / tl.xpose / tl.store): what its")
-    print("   instructions cost with no emulation at all; native -O3 / staged is about the best native -O3 / TL")
-    print("   any implementation of them reaches (the TL-QEMU interleave, in AVX-512 registers, beats the loop)")
+    print("   for the TL registers, the copies TL-QEMU makes: one per tl.load / tl.store, one interleave of memory")
+    print("   into two buffers per tl.load, tl.load, tl.xpose): what its instructions cost with no emulation at all;")
+    print("   native -O3 / staged is about the best native -O3 / TL any implementation of them reaches")
     print(f"   {'kernel':<36} {'native -O3':>10} {'staged':>8} {'TL':>8}  {'O3/staged':>9} {'O3/TL':>6} {'TL/staged':>9}  check")
     for k, v in acc.items():
         st = statistics.median(x[0] for x in v)
