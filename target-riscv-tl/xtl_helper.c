@@ -15,6 +15,7 @@
 #include "core/tl_copy.h"
 #include "xtl_disas.h"
 #include "xtl_mem_flags.h"
+#include "trace/trace-target_riscv.h"
 #ifdef CONFIG_USER_ONLY
 #include "user/page-protection.h"
 #else
@@ -941,37 +942,60 @@ void HELPER(xtl_store_host)(CPURISCVState *env, uint32_t tlr, void *host)
  * three are done, 0 when anything but their common case applies and
  * nothing has changed, and the instructions then run one by one.  The
  * common case: the current unmasked plan is ordered, both spans lie in
- * memory found accessible (xtl_plan_host) and the xpose is legal.
- * desc: XTL_PAIR_XPOSE_* fields; flags: the loads' XTL_MEM_* flags.
+ * memory found accessible (xtl_plan_host), they do not overlap (the pass
+ * reads the two blocks interleaved; a byte both loads read must not be
+ * seen newer by the first than by the second) and the xpose is legal.
+ * As a single load's copy, a pass that another thread's munmap ends
+ * half-way (user mode) leaves the registers partly written, with the
+ * fault at the first load.  desc: XTL_PAIR_XPOSE_* fields; flags: the
+ * loads' XTL_MEM_* flags.  Trace event xtl_load_pair_xpose.
  */
 uint32_t HELPER(xtl_load_pair_xpose)(CPURISCVState *env, uint32_t desc, uint32_t flags,
                                      target_ulong base1, target_ulong base2, target_ulong dims)
 {
     tl_state *s = &env->xtl;
     const tl_mem_plan *plan = tl_mem_plan_of(s, false);
+    const uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
     const int32_t imm1 = (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM1_SHIFT, 8);
     const int32_t imm2 = (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM2_SHIFT, 8);
+    const uint64_t first1 = tl_mem_plan_first(plan, imm1, base1, addr_mask);
+    const uint64_t first2 = tl_mem_plan_first(plan, imm2, base2, addr_mask);
     const uint8_t *src1, *src2;
-    uint32_t done = 0;
+    const char *outcome;
 
     if (!plan->direct) {
-        return 0;
+        outcome = "the plan is not an ordered one";
+        goto one_by_one;
+    }
+    if (first1 < first2 + plan->span && first2 < first1 + plan->span) {
+        outcome = "the spans overlap";
+        goto one_by_one;
     }
     src1 = xtl_plan_host(env, plan, flags, imm1, base1, false);
     src2 = src1 ? xtl_plan_host(env, plan, flags, imm2, base2, false) : NULL;
-    if (src2) {
-        xtl_guest_access_begin(GETPC());
-        done = tl_exec_load_pair_xpose(s, extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5),
-                                       extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5), plan, src1, src2,
-                                       extract32(desc, XTL_PAIR_XPOSE_DIM0_SHIFT, 2),
-                                       extract32(desc, XTL_PAIR_XPOSE_DIM1_SHIFT, 2),
-                                       dims) == TL_OK;
-        xtl_guest_access_end();
-#ifdef CONFIG_USER_ONLY
-        env->xtl_in_use |= done;
-#endif
+    if (!src2) {
+        outcome = "a span is not memory found accessible";
+        goto one_by_one;
     }
-    return done;
+    xtl_guest_access_begin(GETPC());
+    if (tl_exec_load_pair_xpose(s, extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5),
+                                extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5), plan, src1, src2,
+                                extract32(desc, XTL_PAIR_XPOSE_DIM0_SHIFT, 2),
+                                extract32(desc, XTL_PAIR_XPOSE_DIM1_SHIFT, 2), dims) != TL_OK) {
+        xtl_guest_access_end();
+        outcome = "the xpose is illegal";
+        goto one_by_one;
+    }
+    xtl_guest_access_end();
+#ifdef CONFIG_USER_ONLY
+    env->xtl_in_use = true;
+#endif
+    trace_xtl_load_pair_xpose(first1, first2, "one pass");
+    return 1;
+
+one_by_one:
+    trace_xtl_load_pair_xpose(first1, first2, outcome);
+    return 0;
 }
 
 /* flags: XTL_MEM_* (xtl_mem_flags.h) */

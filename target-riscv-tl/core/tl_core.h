@@ -292,8 +292,10 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
  * with plan p (ordered: direct set) from host1 and host2, the host
  * addresses of their first bytes (tl_mem_plan_first) in memory the caller
  * found accessible as a whole, then tl.xpose dim0, dim1 of rs1, rs2 with
- * dims, in one pass that writes each register once (whole registers are
- * read where they are).  The memory must not overlap the state.  On any
+ * dims, in one pass that writes each register once (an interleave reads
+ * whole registers where they are; other transposes read them as their
+ * input when the second follows the first in memory).  The memory must not
+ * overlap the state.  On any
  * status but TL_OK nothing has changed; it is the xpose's (tl_exec_xpose's
  * checks), and the instructions one by one give the architectural outcome
  * (the loads done, then the trap).

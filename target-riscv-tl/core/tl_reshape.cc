@@ -427,9 +427,8 @@ void InterleaveRegsInPlace(uint8_t *a, uint8_t *b)
  * writes 64 bytes of output.  A unit is read before any write reaches it
  * for the same reason as there (a unit is half the output it makes).  The
  * 16-byte halves are put together with vinserti128, not a lane-crossing
- * permute: hosts that split 256-bit operations in two (AMD Zen 1) run a
- * vperm2i128 as several micro-ops, and this takes 109 ns per interleave
- * there against 125 (docs/performance.md).
+ * permute, which hosts that split 256-bit operations in two run as
+ * several micro-ops.
  */
 template <size_t kRun>
 __attribute__((target("avx2"), always_inline)) inline void InterleaveUnitAvx2(uint8_t *out,

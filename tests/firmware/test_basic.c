@@ -16,7 +16,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "tl_fw.h"
-#include "../xpose_ref.h"
+#include "../tl_ref.h"
 
 static uint8_t src[4096] __attribute__((aligned(4096)));
 static uint8_t dst[4096] __attribute__((aligned(4096)));

@@ -3,18 +3,19 @@
  * qemu-system-riscv64 runs in one pass (docs/performance.md), with
  * -cpu rv64,xtl=on,smstateen=true.  In M, S and U, whole-register and
  * strided loads, each run twice (translated, then the same block again):
- * the registers the ISA gives (docs/isa.md 5.2 written out below, 5.5 in
- * tests/xpose_ref.h).
+ * the registers the ISA gives (docs/isa.md 5.2 and 5.5, written out in
+ * tests/tl_ref.h).
  * And every trap at its own instruction, with the state the instructions
  * before it left: Smstateen's C bit clear (illegal at the first load,
  * nothing changed), an Sv39 page fault of the second load (the first
  * register loaded, the second unchanged), an illegal xpose (both loaded),
- * and a debug trigger on a byte of the second load's source.
+ * and a debug trigger on a byte of the second load's source.  The xpose's
+ * word rewritten after the block ran takes effect.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "tl_fw.h"
-#include "../xpose_ref.h"
+#include "../tl_ref.h"
 
 #define CSR_TSELECT 0x7A0
 #define CSR_TDATA1  0x7A1
@@ -66,27 +67,6 @@ static long run_seq(long unused)
     return 0;
 }
 
-/* docs/isa.md 5.2: d0 slices of w bytes from base + i * p, at i * s in the register. */
-static void model_load(uint8_t *reg, const uint8_t *base, unsigned d0, unsigned s, unsigned w, long p)
-{
-    memset(reg, 0, 1024);
-    for (unsigned i = 0; i < d0; i++) {
-        memcpy(reg + i * s, base + (long)i * p, w);
-    }
-}
-
-/* want (its two halves) swapped along dimensions a and b of D, int8 (docs/isa.md 5.5). */
-static void model_xpose8(const unsigned D[4], unsigned a, unsigned b)
-{
-    static uint8_t in[2048], out[2048];
-
-    memcpy(in, want[0], 1024);
-    memcpy(in + 1024, want[1], 1024);
-    xpose_ref(in, out, D, a, b, 8);
-    memcpy(want[0], out, 1024);
-    memcpy(want[1], out + 1024, 1024);
-}
-
 static void fill_regs(unsigned a, unsigned b)
 {
     tl_fill(a, fill_a);
@@ -122,9 +102,9 @@ static int ok_in_mode(unsigned long mode, unsigned a, unsigned b, const unsigned
     int ok = 1;
 
     put_seq(a, b, TL_ENC_XPOSE(TL_ENG_RESHAPE, 0, 1, a, b, GPR_T1));
-    model_load(want[0], p1, d0, s, s, p);
-    model_load(want[1], p2, d0, s, s, p);
-    model_xpose8(D, 0, 1);
+    load_ref(want[0], p1, d0, s, s, p);
+    load_ref(want[1], p2, d0, s, s, p);
+    xpose_ref_pair(want, D, 0, 1, 8);
     for (int rep = 0; rep < 2; rep++) {
         fill_regs(a, b);
         long r = run_mode(mode, d0, s, s, p, (uintptr_t)p1, (uintptr_t)p2, TL_DIMS4(D[0], D[1], D[2], D[3]));
@@ -228,6 +208,26 @@ int main(void)
     }
     check(ok, "M-mode, a load trigger on byte 500 of the second load's source, twice: a breakpoint at "
               "the second load, the first register loaded, the second unchanged");
+
+    /*
+     * 6. the xpose word rewritten after the block ran: a store to code is
+     * checked against each TB's bytes, so the TB must cover all three words
+     */
+    {
+        ok = ok_in_mode(MODE_M, 5, 6, D16, 32, 32, 32, src[0] + 128, src[2]);
+        seq[2] = TL_ENC_XPOSE(TL_ENG_RESHAPE, 2, 2, 5, 6, GPR_T1);     /* a swap with itself */
+        __asm__ volatile("fence.i" : : : "memory");
+        memcpy(want[0], src[0] + 128, 1024);
+        memcpy(want[1], src[2], 1024);
+        for (int rep = 0; rep < 2; rep++) {
+            fill_regs(5, 6);
+            r = run_mode(MODE_M, 32, 32, 32, 32, (uintptr_t)(src[0] + 128), (uintptr_t)src[2],
+                         TL_DIMS4(2, 64, 16, 1));
+            ok &= r == 0 && mtraps.count == 0 && regs_are(5, 6, want[0], want[1]);
+        }
+    }
+    check(ok, "M-mode: the three words run twice, then the xpose's word alone rewritten to "
+              "tl.xpose.22 and run twice: the registers loaded, no transpose");
     m_fixup = NULL;
     return 0;
 }

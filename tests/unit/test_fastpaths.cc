@@ -19,6 +19,7 @@
 #include <random>
 
 #include "tl_test_support.h"
+#include "../tl_ref.h"
 
 namespace tltest {
 namespace {
@@ -77,19 +78,8 @@ protected:
 void XposeReference(uint8_t *want, const uint8_t *in, const uint32_t D[4], unsigned a, unsigned b,
                     unsigned e)
 {
-    memset(want, 0, TL_XPOSE_BYTES);
-    uint32_t Do[4] = {D[0], D[1], D[2], D[3]};
-    std::swap(Do[a], Do[b]);
-    for (uint32_t i0 = 0; i0 < D[0]; ++i0)
-        for (uint32_t i1 = 0; i1 < D[1]; ++i1)
-            for (uint32_t i2 = 0; i2 < D[2]; ++i2)
-                for (uint32_t i3 = 0; i3 < D[3]; ++i3) {
-                    uint32_t idx[4] = {i0, i1, i2, i3};
-                    const size_t n = ((size_t(i0) * D[1] + i1) * D[2] + i2) * D[3] + i3;
-                    std::swap(idx[a], idx[b]);
-                    const size_t m = ((size_t(idx[0]) * Do[1] + idx[1]) * Do[2] + idx[2]) * Do[3] + idx[3];
-                    SetElem(want, m, e, GetElem(in, n, e));
-                }
+    const unsigned d[4] = {D[0], D[1], D[2], D[3]};
+    xpose_ref(in, want, d, a, b, e);
 }
 
 /* Every xpose shape of D0 even, powers of two and small values, for an element size. */
@@ -191,23 +181,29 @@ TEST_F(FastPathTest, LoadPairXposeIsTwoLoadsThenTheXpose)
                     memset(s()->reg[0], 0, TL_REG_BYTES);
                     RandomReg(4); /* a register the instructions do not name */
                     const Bytes other = Reg(4);
-                    std::vector<uint8_t> mem[2];
+                    /*
+                     * The two spans in one buffer, the second right after the
+                     * first every other case (the transpose then reads the
+                     * two whole registers as one input where they are).
+                     */
+                    const size_t span = size_t(ls.pitch) * (ls.d0 - 1) + ls.w;
+                    const size_t gap = (cases / 5) % 2 == 0 ? 0 : 64;
+                    std::vector<uint8_t> buf(2 * span + gap);
+                    for (uint8_t &byte : buf) byte = uint8_t(rng());
+                    const uint8_t *src[2] = {buf.data(), buf.data() + span + gap};
                     uint8_t in[TL_XPOSE_BYTES] = {};
                     for (unsigned h = 0; h < 2; ++h) {
-                        mem[h].resize(size_t(ls.pitch) * (ls.d0 - 1) + ls.w);
-                        for (uint8_t &byte : mem[h]) byte = uint8_t(rng());
                         if ((h == 0 ? rr.first : rr.second) == 0) {
                             continue;
                         }
                         for (uint32_t i = 0; i < ls.d0; ++i) {
-                            memcpy(in + h * TL_REG_BYTES + i * S, mem[h].data() + i * ls.pitch, ls.w);
+                            memcpy(in + h * TL_REG_BYTES + i * S, src[h] + i * ls.pitch, ls.w);
                         }
                     }
                     uint8_t want[TL_XPOSE_BYTES];
                     XposeReference(want, in, D, a, b, e);
                     whole += plan.whole_reg;
-                    ASSERT_EQ(tl_exec_load_pair_xpose(s(), rr.first, rr.second, &plan, mem[0].data(),
-                                                      mem[1].data(), a, b,
+                    ASSERT_EQ(tl_exec_load_pair_xpose(s(), rr.first, rr.second, &plan, src[0], src[1], a, b,
                                                       XposeDims(D[0], D[1], D[2], D[3])),
                               TL_OK);
                     SCOPED_TRACE(testing::Message() << "ttype " << ttype << " [" << D[0] << "," << D[1]

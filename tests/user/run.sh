@@ -17,7 +17,7 @@ CFLAGS=(-O2 -Wall -Werror -static -I"$TL_REPO/include" -I"$src")
 
 for c in "$src"/*.c; do
     prog="$out/$(basename "$c" .c)"
-    if [ ! -x "$prog" ] || [ "$c" -nt "$prog" ] || [ "$src/tl_test.h" -nt "$prog" ] || [ "$TL_REPO/tests/xpose_ref.h" -nt "$prog" ] ||
+    if [ ! -x "$prog" ] || [ "$c" -nt "$prog" ] || [ "$src/tl_test.h" -nt "$prog" ] || [ "$TL_REPO/tests/tl_ref.h" -nt "$prog" ] ||
        [ "$TL_REPO/include/tl/tl_insn.h" -nt "$prog" ] || [ "$TL_REPO/include/tl/xtl-opc.h" -nt "$prog" ]; then
         riscv64-linux-gnu-gcc "${CFLAGS[@]}" "$c" -o "$prog" || die "cannot compile $c"
     fi
@@ -47,6 +47,25 @@ run_prog rv64,xtl=on test_signals
 run_prog rv64,xtl=on test_tinit
 run_prog rv64,xtl=on test_fastpath
 run_prog rv64,xtl=on test_pair_xpose
+# The same under QEMU's trace event of the fused helper: each check's runs
+# took the path it tests (one pass, declined, or not tried).
+log="$out/test_pair_xpose.trace"
+timeout 120 "$qemu" -cpu rv64,xtl=on -trace xtl_load_pair_xpose "$out/test_pair_xpose" >"$log" 2>&1
+rc=$?
+relay "test_pair_xpose's paths: " < <(python3 "$TL_REPO/tests/check_pair_trace.py" user "$log")
+check $(( rc != 0 || relayed == 0 )) "test_pair_xpose under -trace xtl_load_pair_xpose exits 0 and its paths were checked (exit $rc, $relayed checks)"
+# Under a plugin, which sees every instruction, the three never run as one.
+tlstat="$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so"
+if [ -f "$tlstat" ]; then
+    timeout 120 "$qemu" -cpu rv64,xtl=on -plugin "$tlstat,outfile=$out/test_pair_xpose.tlstat.txt" \
+        -trace xtl_load_pair_xpose "$out/test_pair_xpose" >"$log" 2>&1
+    rc=$?
+    relay "test_pair_xpose under tlstat: " < <(python3 "$TL_REPO/tests/check_pair_trace.py" plugin "$log")
+    check $(( rc != 0 || relayed == 0 || relay_failed != 0 )) "test_pair_xpose under the tlstat plugin passes with no fused run (exit $rc)"
+    [ "$rc" -eq 0 ] || show "$log"
+else
+    skip_case "test_pair_xpose under the tlstat plugin" "$tlstat was not built"
+fi
 run_prog rv64,xtl=off test_tinit off
 # The inline tl.load/tl.store copies are 256-bit moves on AVX2 hosts: their TBs
 # must clear the upper halves of ymm before calls and before chaining

@@ -10,8 +10,8 @@
  * after they ran (a different swap, a different register) take effect; a
  * sequence across a page boundary; and many runs of one translated block.
  *
- * Expected bytes come from docs/isa.md written out: the load rule of 5.2
- * below, the element loop of 5.5 in tests/xpose_ref.h.
+ * Expected bytes come from docs/isa.md written out in tests/tl_ref.h: the
+ * load rule of 5.2 and the element loop of 5.5.
  */
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -19,7 +19,7 @@
 #include "tl_test.h"
 #include "tl_state.h"
 #include "tl/tl_insn.h"
-#include "../xpose_ref.h"
+#include "../tl_ref.h"
 
 #define PG 4096
 #define NOP 0x00000013u
@@ -103,27 +103,6 @@ static void fill_regs(unsigned a, unsigned b, unsigned seed)
     tl_state_load_reg(b, before[1]);
 }
 
-/* docs/isa.md 5.2: slice i's w bytes from base + i * p at i * s, zero elsewhere. */
-static void model_load(uint8_t *reg, const uint8_t *base, unsigned d0, unsigned s, unsigned w, long p)
-{
-    memset(reg, 0, 1024);
-    for (unsigned i = 0; i < d0; i++) {
-        memcpy(reg + i * s, base + (long)i * p, w);
-    }
-}
-
-/* docs/isa.md 5.5: want = the 2048 bytes of want swapped along dimensions a and b. */
-static void model_xpose(const unsigned D[4], unsigned a, unsigned b, unsigned e)
-{
-    static uint8_t in[2048], out[2048];
-
-    memcpy(in, want[0], 1024);
-    memcpy(in + 1024, want[1], 1024);
-    xpose_ref(in, out, D, a, b, e);
-    memcpy(want[0], out, 1024);
-    memcpy(want[1], out + 1024, 1024);
-}
-
 /*
  * The registers ra, rb set to before's bytes, the CSRs to the plan, the code
  * at w run (t0 = p1, t2 = p2, t1 = dims), then ra and rb read into got;
@@ -195,9 +174,9 @@ int main(void)
     for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         const uint8_t *src1 = data + 100 + 64 * k, *src2 = data + 3 * PG + 8 * k;
         const uint32_t dims = TL_DIMS4(cases[k].D[0], cases[k].D[1], cases[k].D[2], cases[k].D[3]);
-        model_load(want[0], src1, cases[k].d0, cases[k].s, cases[k].w, cases[k].p);
-        model_load(want[1], src2, cases[k].d0, cases[k].s, cases[k].w, cases[k].p);
-        model_xpose(cases[k].D, cases[k].a, cases[k].b, cases[k].e);
+        load_ref(want[0], src1, cases[k].d0, cases[k].s, cases[k].w, cases[k].p);
+        load_ref(want[1], src2, cases[k].d0, cases[k].s, cases[k].w, cases[k].p);
+        xpose_ref_pair(want, cases[k].D, cases[k].a, cases[k].b, cases[k].e);
         for (int gaps = 0; gaps < 2; gaps++) {
             const unsigned ra = 3 + k, rb = 20 - k;
             const uint32_t *w = put_triple(64 * k, ra, rb, cases[k].a, cases[k].b, gaps);
@@ -282,7 +261,7 @@ int main(void)
         memcpy(want[0], data + 5, 1024);
         memcpy(want[1], data + 1500, 1024);
         memset(want[zero == 0 ? 0 : 1], 0, 1024);    /* tl0 reads zero */
-        model_xpose(D, 0, 1, 8);
+        xpose_ref_pair(want, D, 0, 1, 8);
         w = put_triple(0, ra, rb, 0, 1, 0);
         ok = 1;
         for (int rep = 0; rep < 2; rep++) {
@@ -312,7 +291,7 @@ int main(void)
             memcpy(want[0], data + 64 * round, 1024);
             memcpy(want[1], data + 4096 + 64 * round, 1024);
             if (round != 1) {
-                model_xpose(D, 0, 1, 8);
+                xpose_ref_pair(want, D, 0, 1, 8);
             }
             for (int rep = 0; rep < 2; rep++) {
                 sig = run_case(w, 10, round == 2 ? 12 : 11, 46 + round, TL_TYPE_INT8, TL_SHAPE(32, 1, 32),
@@ -330,7 +309,7 @@ int main(void)
         const unsigned D[4] = {2, 64, 16, 1};
         memcpy(want[0], data + 7, 1024);
         memcpy(want[1], data + 5000, 1024);
-        model_xpose(D, 0, 1, 8);
+        xpose_ref_pair(want, D, 0, 1, 8);
         ok = 1;
         for (int rep = 0; rep < 2; rep++) {
             sig = run_case(w, 13, 14, 50, TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32, data + 7, data + 5000,
@@ -353,7 +332,7 @@ int main(void)
                 read_regs(15, 16);
                 memcpy(want[0], data + i, 1024);
                 memcpy(want[1], data + PG + 3 * i, 1024);
-                model_xpose(D, 0, 1, 8);
+                xpose_ref_pair(want, D, 0, 1, 8);
                 ok &= sig == 0 && regs_are(want);
             }
         }

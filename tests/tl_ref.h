@@ -1,12 +1,14 @@
 /*
- * The reference of tl.xpose for the guest test programs (bare-metal and
- * linux-user): docs/isa.md 5.5's element loop written out, for 4-, 8-, 16-
- * and 32-bit elements, independent of the code it checks.
+ * References of TL instructions for the test programs (bare-metal,
+ * linux-user and the unit tests), written out from docs/isa.md and
+ * independent of the code they check: the register an unmasked load of
+ * whole bytes gives (5.2) and tl.xpose's element loop (5.5) for 4-, 8-, 16-
+ * and 32-bit elements.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef TL_TESTS_XPOSE_REF_H
-#define TL_TESTS_XPOSE_REF_H
+#ifndef TL_TESTS_TL_REF_H
+#define TL_TESTS_TL_REF_H
 
 #include <stdint.h>
 #include <string.h>
@@ -59,4 +61,27 @@ static inline void xpose_ref(const uint8_t *in, uint8_t *out, const unsigned D[4
                 }
 }
 
-#endif /* TL_TESTS_XPOSE_REF_H */
+/* reg (1024 bytes) = d0 slices of w bytes from base + i * p, at i * s, zero elsewhere. */
+static inline void load_ref(uint8_t *reg, const uint8_t *base, unsigned d0, unsigned s, unsigned w,
+                            long p)
+{
+    memset(reg, 0, 1024);
+    for (unsigned i = 0; i < d0; i++) {
+        memcpy(reg + i * s, base + (long)i * p, w);
+    }
+}
+
+/* The two registers pair[0], pair[1] as the tensor of shape D, swapped along a and b. */
+static inline void xpose_ref_pair(uint8_t (*pair)[1024], const unsigned D[4], unsigned a, unsigned b,
+                                  unsigned e)
+{
+    static uint8_t in[2048], out[2048];
+
+    memcpy(in, pair[0], 1024);
+    memcpy(in + 1024, pair[1], 1024);
+    xpose_ref(in, out, D, a, b, e);
+    memcpy(pair[0], out, 1024);
+    memcpy(pair[1], out + 1024, 1024);
+}
+
+#endif /* TL_TESTS_TL_REF_H */
