@@ -27,6 +27,8 @@
 
 static uint8_t *code;               /* 2 pages, executable */
 static uint8_t *data;               /* 8 pages of sources */
+static uint8_t *faulty;             /* 2 pages: the second made inaccessible (its own mapping, so
+                                       that data stays one mapping) */
 static uint8_t got[2][1024], want[2][1024];
 /*
  * The registers' bytes before a case, in data's mapping: the range of pages
@@ -139,7 +141,8 @@ int main(void)
     sigaction(SIGSEGV, &sa, NULL);
     code = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     data = mmap(NULL, 8 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (code == MAP_FAILED || data == MAP_FAILED) {
+    faulty = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (code == MAP_FAILED || data == MAP_FAILED || faulty == MAP_FAILED) {
         perror("mmap");
         return 2;
     }
@@ -197,14 +200,14 @@ int main(void)
 
     /* 2. the second load faults: SIGSEGV there, the first load done, B unchanged */
     uint32_t *w = put_triple(0, 1, 2, 0, 1, 0);
-    mprotect(data + 6 * PG, PG, PROT_NONE);
+    mprotect(faulty + PG, PG, PROT_NONE);
     memcpy(want[0], data, 1024);
     ok = 1;
     for (int rep = 0; rep < 2; rep++) {
-        sig = run_case(w, 1, 2, 40, TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32, data, data + 6 * PG,
+        sig = run_case(w, 1, 2, 40, TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32, data, faulty + PG,
                        TL_DIMS4(2, 64, 16, 1));
         memcpy(want[1], before[1], 1024);
-        ok &= sig == SIGSEGV && tl_trap_addr == data + 6 * PG && trap_pc == (unsigned long)(w + 1) &&
+        ok &= sig == SIGSEGV && tl_trap_addr == faulty + PG && trap_pc == (unsigned long)(w + 1) &&
               regs_are(want);
     }
     tl_check(ok, "the second load faults: SIGSEGV at its address (%p) and pc (%#lx, want %p), the "
@@ -213,14 +216,13 @@ int main(void)
     /* 3. the first load faults: SIGSEGV there, nothing changed */
     ok = 1;
     for (int rep = 0; rep < 2; rep++) {
-        sig = run_case(w, 1, 2, 41, TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32, data + 6 * PG - 512,
+        sig = run_case(w, 1, 2, 41, TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32, faulty + PG - 512,
                        data, TL_DIMS4(2, 64, 16, 1));
-        ok &= sig == SIGSEGV && tl_trap_addr == data + 6 * PG && trap_pc == (unsigned long)w &&
+        ok &= sig == SIGSEGV && tl_trap_addr == faulty + PG && trap_pc == (unsigned long)w &&
               regs_are(before);
     }
     tl_check(ok, "the first load faults half-way into its span: SIGSEGV at the first byte of the "
                  "page (%p) and at its pc (%#lx), both registers unchanged", tl_trap_addr, trap_pc);
-    mprotect(data + 6 * PG, PG, PROT_READ | PROT_WRITE);
 
     /* 4. an illegal xpose: SIGILL at it, both loads done */
     memcpy(want[0], data + 10, 1024);
