@@ -746,11 +746,17 @@ static void xtl_load_staged(tl_state *s, unsigned rd, const tl_mem_plan *p, cons
 }
 #endif
 
+/* The address bits of the current XLEN. */
+static inline uint64_t xtl_addr_mask(CPURISCVState *env)
+{
+    return riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
+}
+
 static void __attribute__((noinline))
 xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
              target_ulong base, bool is_store, uintptr_t ra)
 {
-    uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
+    uint64_t addr_mask = xtl_addr_mask(env);
     const tl_mem_plan *plan;
 
     xtl_check_access(env, ra);
@@ -828,16 +834,16 @@ static inline uint8_t *xtl_tlb_host(CPURISCVState *env, uint64_t addr, uint64_t 
 
 /*
  * The host address of the span of a load or store with the current
- * unmasked or masked plan, when it lies in memory found accessible without
- * a lookup (user mode: the range last found mapped; system mode: a TLB
- * hit, with the Smstateen C bit checked as the instruction would); else
- * NULL.  flags: the instruction's XTL_MEM_* flags.
+ * unmasked or masked plan, starting at first (tl_mem_plan_first), when it
+ * lies in memory found accessible without a lookup (user mode: the range
+ * last found mapped; system mode: a TLB hit, with the Smstateen C bit
+ * checked as the instruction would); else NULL.  flags: the instruction's
+ * XTL_MEM_* flags.
  */
 static inline uint8_t *xtl_plan_host(CPURISCVState *env, const tl_mem_plan *plan, uint32_t flags,
-                                     int32_t imm, target_ulong base, bool is_store)
+                                     uint64_t first, bool is_store)
 {
-    const uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
-    const uint64_t first = tl_mem_plan_first(plan, imm, base, addr_mask);
+    const uint64_t addr_mask = xtl_addr_mask(env);
 
 #ifdef CONFIG_USER_ONLY
     return xtl_checked_host(env, first, plan->span, addr_mask, is_store);
@@ -873,7 +879,8 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
     if (unlikely(!((s->mem_plan_valid >> masked) & 1) || !plan->direct)) {
         return false;
     }
-    host = xtl_plan_host(env, plan, flags, imm, base, is_store);
+    host = xtl_plan_host(env, plan, flags,
+                         tl_mem_plan_first(plan, imm, base, xtl_addr_mask(env)), is_store);
     if (unlikely(!host)) {
         return false;
     }
@@ -955,7 +962,7 @@ uint32_t HELPER(xtl_load_pair_xpose)(CPURISCVState *env, uint32_t desc, uint32_t
 {
     tl_state *s = &env->xtl;
     const tl_mem_plan *plan = tl_mem_plan_of(s, false);
-    const uint64_t addr_mask = riscv_cpu_xlen(env) == 32 ? UINT32_MAX : UINT64_MAX;
+    const uint64_t addr_mask = xtl_addr_mask(env);
     const int32_t imm1 = (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM1_SHIFT, 8);
     const int32_t imm2 = (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM2_SHIFT, 8);
     const uint64_t first1 = tl_mem_plan_first(plan, imm1, base1, addr_mask);
@@ -971,8 +978,8 @@ uint32_t HELPER(xtl_load_pair_xpose)(CPURISCVState *env, uint32_t desc, uint32_t
         outcome = "the spans overlap";
         goto one_by_one;
     }
-    src1 = xtl_plan_host(env, plan, flags, imm1, base1, false);
-    src2 = src1 ? xtl_plan_host(env, plan, flags, imm2, base2, false) : NULL;
+    src1 = xtl_plan_host(env, plan, flags, first1, false);
+    src2 = src1 ? xtl_plan_host(env, plan, flags, first2, false) : NULL;
     if (!src2) {
         outcome = "a span is not memory found accessible";
         goto one_by_one;

@@ -295,10 +295,9 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
  * dims, in one pass that writes each register once (an interleave reads
  * whole registers where they are; other transposes read them as their
  * input when the second follows the first in memory).  The memory must not
- * overlap the state.  On any
- * status but TL_OK nothing has changed; it is the xpose's (tl_exec_xpose's
- * checks), and the instructions one by one give the architectural outcome
- * (the loads done, then the trap).
+ * overlap the state.  On any status but TL_OK nothing has changed; it is
+ * the xpose's (tl_exec_xpose's checks), and the instructions one by one
+ * give the architectural outcome (the loads done, then the trap).
  */
 tl_status tl_exec_load_pair_xpose(tl_state *s, unsigned rs1, unsigned rs2, const tl_mem_plan *p,
                                   const uint8_t *host1, const uint8_t *host2, unsigned dim0,

@@ -371,7 +371,9 @@ __attribute__((target("avx512f"))) void InterleaveRegsAvx512(uint8_t *lo_out, ui
 /* InterleaveRegsAvx512 for a run of 8 .. 1024 bytes; false for other runs. */
 bool InterleaveRegs(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b, size_t run)
 {
-    return DispatchInterleaveRun<1024>(run, [&](auto k) { InterleaveRegsAvx512<decltype(k)::value>(lo_out, hi_out, a, b); });
+    return DispatchInterleaveRun<1024>(run, [&](auto k) {
+        InterleaveRegsAvx512<decltype(k)::value>(lo_out, hi_out, a, b);
+    });
 }
 #endif
 
@@ -501,7 +503,9 @@ void InterleaveRegsInPlaceOnHost(uint8_t *a, uint8_t *b)
 /* InterleaveRegsInPlaceOnHost for a run of 8 .. 512 bytes; false for other runs. */
 bool InterleaveRegsInPlaceRun(uint8_t *a, uint8_t *b, size_t run)
 {
-    return DispatchInterleaveRun<512>(run, [&](auto k) { InterleaveRegsInPlaceOnHost<decltype(k)::value>(a, b); });
+    return DispatchInterleaveRun<512>(run, [&](auto k) {
+        InterleaveRegsInPlaceOnHost<decltype(k)::value>(a, b);
+    });
 }
 
 /*
@@ -575,7 +579,9 @@ void InterleaveRegsFromOnHost(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a
 bool InterleaveRegsFrom(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b,
                         size_t run)
 {
-    return DispatchInterleaveRun<1024>(run, [&](auto k) { InterleaveRegsFromOnHost<decltype(k)::value>(lo_out, hi_out, a, b); });
+    return DispatchInterleaveRun<1024>(run, [&](auto k) {
+        InterleaveRegsFromOnHost<decltype(k)::value>(lo_out, hi_out, a, b);
+    });
 }
 
 /* dst[q][p] = src[p][q] as above, for any element size `run` (bytes). */
@@ -880,8 +886,9 @@ struct XposeOp {
     unsigned a, b;
 };
 
-__attribute__((always_inline)) inline tl_status CheckXpose(const tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
-                            unsigned rs2, uint64_t dims, XposeOp *x)
+__attribute__((always_inline)) inline tl_status CheckXpose(const tl_state *s, unsigned dim0,
+                                                           unsigned dim1, unsigned rs1,
+                                                           unsigned rs2, uint64_t dims, XposeOp *x)
 {
     const ElemType type = DecodeTtype(CsrValue(s, TL_CSR_TTYPE));
     if (type == ElemType::kInvalid) {
@@ -912,9 +919,10 @@ __attribute__((always_inline)) inline tl_status CheckXpose(const tl_state *s, un
  * through 2-D transposes of runs.  Apart, so that the interleave does not
  * pay for its 4 KiB of buffers.
  */
-__attribute__((noinline)) void XposeRuns(tl_state *s, unsigned rs1, unsigned rs2, const uint8_t *src1,
-                                         const uint8_t *src2, bool in_place, size_t outer, size_t da,
-                                         size_t middle, size_t db, size_t inner, unsigned esz)
+__attribute__((noinline)) void XposeRuns(tl_state *s, unsigned rs1, unsigned rs2,
+                                         const uint8_t *src1, const uint8_t *src2, bool in_place,
+                                         size_t outer, size_t da, size_t middle, size_t db,
+                                         size_t inner, unsigned esz)
 {
     TL_UNINIT uint8_t copy[TL_XPOSE_BYTES];
     TL_UNINIT uint8_t tmp[TL_XPOSE_BYTES];
@@ -989,8 +997,9 @@ __attribute__((noinline)) void XposeRuns(tl_state *s, unsigned rs1, unsigned rs2
  * the registers rs1 and rs2 (SourceReg); otherwise they overlap no register
  * that is written.
  */
-__attribute__((always_inline)) inline void XposeInto(tl_state *s, const XposeOp &x, unsigned rs1, unsigned rs2,
-                      const uint8_t *src1, const uint8_t *src2, bool in_place)
+__attribute__((always_inline)) inline void XposeInto(tl_state *s, const XposeOp &x, unsigned rs1,
+                                                     unsigned rs2, const uint8_t *src1,
+                                                     const uint8_t *src2, bool in_place)
 {
     const unsigned a = x.a, b = x.b, esz = x.esz;
     const size_t *d = x.d;
@@ -1055,7 +1064,10 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
 }
 
 namespace {
-/* tl_exec_load_pair_xpose of plans other than a whole register: both blocks gathered into one buffer, the transpose's input. */
+/*
+ * tl_exec_load_pair_xpose of plans other than a whole register: both
+ * blocks gathered into one buffer, the transpose's input.
+ */
 __attribute__((noinline)) void LoadPairXposeGathered(tl_state *s, const XposeOp &x, unsigned rs1,
                                                      unsigned rs2, const tl_mem_plan *p,
                                                      const uint8_t *host1, const uint8_t *host2)
