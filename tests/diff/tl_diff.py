@@ -16,7 +16,19 @@ for some cases a tinit value that leaves CSRs uninitialized) and compares the
 whole state after the instruction: the signal and fault address, all nine CSRs
 0x800-0x808 (tinit's initialized flags included), a hash of each of the 32
 registers and, for memory instructions, the hash of the touched memory span.
-A core bug that writes a register or CSR the case did not name is seen.  Prints the seed, counts per
+A core bug that writes a register or CSR the case did not name is seen.
+
+Besides single instructions, "seq.load.load.xpose" cases run the three-word
+sequence tl.load; tl.load; tl.xpose (the second source relative to the first or
+independent, overlapping or not, masked, strided, faulting in any of the three
+words), which QEMU translates into one fused pass; the trapping word's index is
+compared too.  Warm cases first access their memory from the same translation
+block address, so QEMU's TLB-hit inline paths and the fused path run, not only
+the first-touch helper path; the run counts the xtl_load_pair_xpose trace
+events ("one pass") and fails when the directed cases that qualify for the
+fused path did not all take it, or when no random warm sequence did.
+
+Prints the seed, counts per
 instruction kind and outcome, details of at most 20 mismatches (with a replay
 command, and a byte-level diff from a dump-mode re-run), and ends with the line
 'N passed, M failed'.  Exit status 0 only when every case matched.
@@ -51,20 +63,22 @@ import tlref as T  # noqa: E402
 
 HDR_FMT = "<8sIIIIQIIII"
 PROT_FMT = "<IIII"
-CASE_FMT = "<IIQQ8QB7B8HQQ"
+CASE_FMT = "<IIQQ8QB7B8HQQIIQ"
 RES_FMT = "<iIQ9Q32QQIiii"
 assert struct.calcsize(HDR_FMT) == 48
-assert struct.calcsize(CASE_FMT) == 128
+assert struct.calcsize(CASE_FMT) == 144
 assert struct.calcsize(RES_FMT) == 368
-MAGIC = b"TLDIFF02"
-FORMAT_VERSION = 2
+MAGIC = b"TLDIFF03"
+FORMAT_VERSION = 3
 NUM_TL_REGS = 32
 MAX_REGS = 7
 NO_POOL = 0xFFFF
-CF_T0_REL, CF_MEMCHK, CF_TINIT = 1, 2, 4
+CF_T0_REL, CF_MEMCHK, CF_TINIT, CF_T2_REL, CF_WARM = 1, 2, 4, 8, 16
 CF_TINIT_SHIFT = 16                     # tinit value written after the CSRs (8 bits)
 CF_FRM_SHIFT, CF_NOPS_SHIFT = 8, 12     # frm (3 bits), nops before the word (2 bits)
 RF_STRAY, RF_BAD_PC, RF_GPR, RF_FRM = 1, 2, 4, 8
+RF_INSN_SHIFT = 8                        # which word of a sequence trapped (2 bits)
+SEQ_KIND = "seq.load.load.xpose"
 HF_DUMP = 1
 
 SIGILL, SIGBUS, SIGSEGV = 4, 7, 11
@@ -332,10 +346,15 @@ def make_arena(seed):
 
 
 class Case:
-    __slots__ = ("word", "flags", "t0", "t1", "csr", "regs", "span", "note", "tinit")
+    __slots__ = ("word", "flags", "t0", "t1", "csr", "regs", "span", "note", "tinit", "more", "t2",
+                 "fuses")
 
-    def __init__(self, word, csr, regs, t0=0, t1=0, flags=0, span=(0, 0), note=""):
+    def __init__(self, word, csr, regs, t0=0, t1=0, flags=0, span=(0, 0), note="", more=(), t2=0):
         self.word = word & 0xFFFFFFFF
+        # a sequence: the two words run after word (tl.load, tl.xpose), t2 its third address register
+        self.more = tuple(w & 0xFFFFFFFF for w in more)
+        self.t2 = t2 & MASK64
+        self.fuses = False          # directed: QEMU is to run the sequence in one pass
         self.csr = [v & MASK64 for v in csr]
         self.regs = regs            # [(tlreg, pool index or NO_POOL)]
         self.t0 = t0 & MASK64
@@ -352,11 +371,26 @@ class Case:
         flags = self.flags
         if self.tinit is not None:
             flags |= CF_TINIT | (self.tinit & 0xFF) << CF_TINIT_SHIFT
+        more = list(self.more) + [0] * (2 - len(self.more))
         return struct.pack(CASE_FMT, self.word, flags, self.t0, self.t1, *self.csr,
-                           len(regs), *rn, *pl, self.span[0], self.span[1])
+                           len(regs), *rn, *pl, self.span[0], self.span[1], *more, self.t2)
 
     def t0_abs(self):
         return (self.t0 + ARENA) & MASK64 if self.flags & CF_T0_REL else self.t0
+
+    def t2_abs(self):
+        return (self.t2 + ARENA) & MASK64 if self.flags & CF_T2_REL else self.t2
+
+    def words(self):
+        return (self.word,) + self.more
+
+
+def case_kind(case):
+    return SEQ_KIND if case.more else kind_of(case.word)
+
+
+def case_disasm(case):
+    return "; ".join(T.disasm(w) for w in case.words())
 
 
 def tm_of(kind):
@@ -377,7 +411,7 @@ def kind_of(word):
 KIND_ORDER = ["tl.load", "tl.mload", "tl.store", "tl.mstore",
               "tl.concat.0", "tl.concat.1", "tl.concat.2",
               "tl.merge.0", "tl.merge.1", "tl.merge.2", "tl.xpose", "tl.addi", "tl.muls",
-              "tl.fillpad.zero", "tl.fillpad.min", "tl.fillpad.max", "reserved"]
+              "tl.fillpad.zero", "tl.fillpad.min", "tl.fillpad.max", "reserved", SEQ_KIND]
 
 
 class Gen:
@@ -673,6 +707,11 @@ class Gen:
         return MAP_BASE + r.randrange(0, MAP_LEN - ext + 1) - lo
 
     def random_mem(self, kind):
+        ttype, tshape, w, p, mask, imm, placement = self.random_mem_params(kind)
+        return self.mem_case(kind, ttype, tshape, w, p, mask, imm, self.tl_reg(), placement)
+
+    def random_mem_params(self, kind):
+        """(ttype, tshape, width, stride, mask, imm, placement) of a random memory case."""
         r = self.r
         ttype = self.pick_ttype()
         esz = esz_of(ttype)
@@ -766,8 +805,104 @@ class Gen:
         placement = ("clean" if c < 0.55 else "lastfault" if c < 0.72 else
                      "hole" if c < 0.79 else "ro" if c < 0.86 else
                      "far" if c < 0.89 else "random")
-        return self.mem_case(kind, ttype, tshape, w, p, mask, imm, self.tl_reg(),
-                             placement)
+        return ttype, tshape, w, p, mask, imm, placement
+
+    # -- tl.load; tl.load; tl.xpose (the tile API's transpose and interleave) --
+    def seq_case(self, ttype, tshape, width, stride, imm1, imm2, tlr1, tlr2, placement1,
+                 second, dims_val, f5, xr1, xr2, canonical=False, note=""):
+        """tl.load tlr1, imm1(t0); tl.load tlr2, imm2(t2); tl.xpose xr1, xr2, t1 (funct5 f5),
+        unmasked, one set of CSRs.  placement1 places the first load's slices (mem_case);
+        second is "adjacent" (t2 right after them), "same" (t2 = t0), ("delta", d)
+        (t2 = t0 + d) or a placement of the second load's own.  canonical: each word in its
+        own engine (else any, as the other cases)."""
+        eng = (lambda name: DEFAULT_ENGINE.get(name, 3)) if canonical else self.engine
+        first = self.mem_case("tl.load", ttype, tshape, width, stride, 0xFFFFFFFF, imm1, tlr1,
+                              placement1, eng=eng("tl.load"))
+        flags = first.flags
+        base_rel = flags & CF_T0_REL
+        # the second load's slices from t2, [lo, hi), when its geometry is legal
+        d0 = (tshape >> 16) & 0xFF
+        w, p = width & 0xFFFFFFFF, T.sext(stride & 0xFFFFFFFF, 32)
+        offs = [T.sext(imm2 & 0xFF, 8) * w + i * p for i in range(min(d0, 32))] \
+            if 1 <= w <= 1024 and d0 >= 1 else [0]
+        lo, hi = min(offs), max(offs) + max(w, 1)
+        if second in ("adjacent", "same") or (isinstance(second, tuple) and second[0] == "delta"):
+            if second == "same":
+                d = 0
+            elif second == "adjacent":
+                d0 = (tshape >> 16) & 0xFF
+                d = max(d0, 1) * T.sext(stride & 0xFFFFFFFF, 32)
+            else:
+                d = second[1]
+            t2 = (first.t0 + d) & MASK64
+            t2_abs = (t2 + ARENA) & MASK64 if base_rel else t2
+            if base_rel and MAP_BASE <= t2_abs + lo and t2_abs + hi <= MAP_END:
+                flags |= CF_T2_REL
+            elif base_rel or not (t2_abs + lo >= FAR_HI and t2_abs + hi <= 1 << 64):
+                # outside the window the model knows (its mapped pages and the far band)
+                second = "clean"
+        if second in ("adjacent", "same") or (isinstance(second, tuple) and second[0] == "delta"):
+            pass
+        else:
+            other = self.mem_case("tl.load", ttype, tshape, width, stride, 0xFFFFFFFF, imm2, tlr2,
+                                  second)
+            t2 = other.t0
+            if other.flags & CF_T0_REL:
+                flags |= CF_T2_REL
+        w2 = T.encode_load(tlr2, imm2 & 0xFF, 7, engine=eng("tl.load"))
+        w3 = T.encode_xpose(xr1, xr2, 6, f5 & 3, f5 >> 2, engine=eng("tl.xpose"))
+        regs = self.regs_with_witnesses(sorted({tlr1, tlr2, xr1, xr2}), ttype)
+        return Case(first.word, first.csr, regs, t0=first.t0, t1=dims_val, flags=flags,
+                    note=note, more=(w2, w3), t2=t2)
+
+    def random_seq(self):
+        r = self.r
+        if r.random() < 0.6:
+            # as the tile API issues it: D0 <= 32 slices of W bytes that make one register
+            ttype = self.pick_ttype()
+            esz = esz_of(ttype)
+            w = r.choice([32, 64, 128, 256, 512, 1024])
+            d0 = 1024 // w
+            epr = w * 8 // esz                       # elements per slice
+            d1 = r.choice([k for k in (1, 2, 4, 8) if epr % k == 0 and epr // k <= 255] or [1])
+            d2 = epr // d1
+            if d2 > 255:
+                d1, d2 = epr // 128, 128
+            tshape = self.shape_val((d0, d1, d2))
+            c = r.random()
+            stride = w if c < 0.6 else w * r.choice([2, 3, 8]) if c < 0.85 else \
+                r.choice([w + 8, -w, 0, 2048])
+            imm1 = 0 if r.random() < 0.7 else r.randrange(-3, 4)
+            imm2 = 0 if r.random() < 0.7 else r.randrange(-3, 4)
+            placement1 = "clean" if r.random() < 0.85 else r.choice(["lastfault", "hole", "ro"])
+        else:
+            ttype, tshape, w, stride, _, imm1, placement1 = self.random_mem_params("tl.load")
+            imm2 = imm1 if r.random() < 0.5 else r.randrange(-4, 5)
+            esz = esz_of(ttype)
+        c = r.random()
+        second = ("adjacent" if c < 0.3 else "same" if c < 0.36 else
+                  ("delta", r.choice([1, 8, 64, -64, 512, -1024, 4096])) if c < 0.46 else
+                  "clean" if c < 0.8 else r.choice(["lastfault", "hole", "ro", "far", "random"]))
+        d = self.xpose_dims(esz)
+        c = r.random()
+        if c < 0.08:
+            d[r.randrange(4)] *= 2                   # product wrong
+        elif c < 0.11:
+            d = [r.randrange(256) for _ in range(4)]
+        dims_val = self.dims_val(d)
+        c = r.random()
+        if c < 0.82:
+            tlr1, tlr2 = r.sample(range(1, 32), 2)
+        elif c < 0.88:
+            tlr1 = tlr2 = r.randrange(1, 32)
+        else:
+            tlr1, tlr2 = (0, r.randrange(1, 32)) if r.random() < 0.5 else (r.randrange(1, 32), 0)
+        c = r.random()
+        xr1, xr2 = ((tlr1, tlr2) if c < 0.85 else (tlr2, tlr1) if c < 0.92 else
+                    tuple(r.sample(range(32), 2)))
+        f5 = r.randrange(16) if r.random() < 0.95 else r.randrange(16, 32)
+        return self.seq_case(ttype, tshape, w, stride, imm1, imm2, tlr1, tlr2, placement1, second,
+                             dims_val, f5, xr1, xr2)
 
     # -- concat / merge -----------------------------------------------------
     def move_case(self, merge, dim, ttype, shape, m1, m2, rd, rs1, rs2, eng=None,
@@ -1079,7 +1214,7 @@ RANDOM_KINDS = [("tl.load", 8), ("tl.mload", 8), ("tl.store", 8), ("tl.mstore", 
                 ("tl.merge.0", 4), ("tl.merge.1", 4), ("tl.merge.2", 4),
                 ("tl.xpose", 10), ("tl.addi", 8), ("tl.muls", 8),
                 ("tl.fillpad.zero", 4), ("tl.fillpad.min", 4), ("tl.fillpad.max", 4),
-                ("reserved", 3)]
+                ("reserved", 3), (SEQ_KIND, 6)]
 _KIND_CUM = []
 _acc = 0
 for _k, _w in RANDOM_KINDS:
@@ -1097,12 +1232,18 @@ def random_case(seed, index, pool_by_type):
     rnd = random.Random("tl-diff:%d:%d" % (seed, index))
     c = random_case_body(rnd, pool_by_type)
     set_env_flags(c, rnd.choice((0, 0, 0, 1, 2, 3, 4, 5, 7)), rnd.randrange(4))
+    # half of the memory instructions (most sequences) after an access to their
+    # memory, as in a program: QEMU's inline and fused paths then apply
+    kind = case_kind(c)
+    if kind in ("tl.load", "tl.mload", "tl.store", "tl.mstore", SEQ_KIND) and \
+            rnd.random() < (0.8 if kind == SEQ_KIND else 0.5):
+        c.flags |= CF_WARM
     if rnd.random() < 0.1:
         # some CSRs uninitialized (or cleared to 0) through tinit; memory
         # instructions keep the width and stride the case was placed with
         # (their defaults would move the access off the checked span)
         c.tinit = rnd.getrandbits(8)
-        if kind_of(c.word) in ("tl.load", "tl.mload", "tl.store", "tl.mstore"):
+        if case_kind(c) in ("tl.load", "tl.mload", "tl.store", "tl.mstore", SEQ_KIND):
             c.tinit |= 0x60
     return c
 
@@ -1117,6 +1258,8 @@ def random_case_body(rnd, pool_by_type):
         return g.random_move(kind.startswith("tl.merge"), int(kind[-1]))
     if kind == "tl.xpose":
         return g.random_xpose()
+    if kind == SEQ_KIND:
+        return g.random_seq()
     if kind == "tl.addi":
         return g.random_addi()
     if kind == "tl.muls":
@@ -1380,17 +1523,66 @@ def directed_cases(pool_by_type):
             add(g.reserved_case(F(T.FUNCT3_FILLPAD, 1, b24, 1, 2, engine=eng)),
                 "reserved fillpad [24:20]=%d" % b24)
 
+    # ---------------- tl.load; tl.load; tl.xpose ----------------
+    # What the tile API's interleave and transposes issue (TileRows::load_xpose),
+    # and the ways such a sequence can differ from it.
+    i8 = next(t for t in TTYPE_LIST if esz_of(t) == 8)
+    i16 = next(t for t in TTYPE_LIST if esz_of(t) == 16)
+    X = T.XPOSE_FUNCT5
+
+    def seq(ttype, rb, second, f5, dims, regs=(3, 4), xregs=None, stride=None, p1=("rel", 0x1000),
+            fuses=False, note=""):
+        """Loads of 32 slices of 32 bytes (a register) at a pitch of 32 bytes or stride; the
+        case as the program's first access to that memory, and after an access to it, which
+        QEMU runs in one pass when fuses (its other conditions hold: docs/performance.md)."""
+        tshape = g.shape_val((32, 1, 256 // esz_of(ttype)))
+        c = g.seq_case(ttype, tshape, 32, 32 if stride is None else stride, 0, 0, regs[0],
+                       regs[1], p1, second, Gen.dims_val(dims), f5, *(xregs or regs),
+                       canonical=True)
+        add(c, note)
+        w = Case(c.word, c.csr, c.regs, t0=c.t0, t1=c.t1, flags=(c.flags & 0xFF) | CF_WARM,
+                 more=c.more, t2=c.t2)
+        w.fuses = fuses
+        add(w, note + ", after an access to the first source")
+
+    SRC2 = ("rel", 0x5000)          # in the same mapping as the first source, apart from it
+    for rb in (8, 16, 32, 64, 128):
+        n = 1024 // rb
+        seq(i8, rb, SRC2, X["01"], [2, n, rb, 1], fuses=True,
+            note="interleave of rows of %d bytes, separate sources" % rb)
+        seq(i8, rb, "adjacent", X["01"], [2, n, rb, 1], fuses=True,
+            note="interleave of rows of %d bytes, the second source after the first" % rb)
+    for ab in ("01", "02", "03", "12", "13", "23"):
+        seq(i16, 64, SRC2, X[ab], [4, 8, 4, 8], fuses=True, note="tl.xpose.%s after two loads" % ab)
+    seq(i8, 16, "hole", X["01"], [2, 64, 16, 1], note="the second load faults")
+    seq(i8, 16, SRC2, X["01"], [2, 64, 16, 1], p1="lastfault", note="the first load faults")
+    seq(i8, 16, "ro", X["01"], [2, 64, 16, 1], note="the second load reads a read-only page")
+    seq(i8, 16, SRC2, X["01"], [2, 64, 32, 1], note="the xpose's dimensions do not make 2 KiB")
+    seq(i8, 16, SRC2, X["01"], [3, 64, 16, 1], note="the xpose's D0 is odd")
+    seq(i8, 16, "clean", 0x11, [2, 64, 16, 1], note="a reserved xpose funct5 after two loads")
+    seq(i8, 16, SRC2, X["01"], [2, 64, 16, 1], regs=(5, 5), note="both loads to one register")
+    seq(i8, 16, SRC2, X["01"], [2, 64, 16, 1], regs=(0, 5), note="the first load to tl0")
+    seq(i8, 16, SRC2, X["01"], [2, 64, 16, 1], regs=(5, 0), note="the second load to tl0")
+    seq(i8, 16, SRC2, X["01"], [2, 64, 16, 1], xregs=(4, 3), note="the xpose's registers swapped")
+    seq(i8, 16, SRC2, X["01"], [2, 64, 16, 1], xregs=(3, 9), note="the xpose of another pair")
+    seq(i8, 16, ("delta", 64), X["01"], [2, 64, 16, 1], note="the second source overlaps the first")
+    seq(i8, 16, "same", X["01"], [2, 64, 16, 1], note="both loads from one address")
+    seq(i8, 64, ("rel", 0x4000), X["01"], [2, 16, 64, 1], stride=512, p1=("rel", 0), fuses=True,
+        note="slices 512 bytes apart")
+    seq(i8, 64, SRC2, X["01"], [2, 16, 64, 1], stride=-32, note="slices in decreasing addresses")
+
     # The first case of each kind again with CSRs left uninitialized through
     # tinit: all of them, and each of 0x801-0x807 alone.
     first = {}
     for c in list(cases):
-        first.setdefault(kind_of(c.word), c)
+        first.setdefault(case_kind(c), c)
     for k in KIND_ORDER:
         if k not in first:
             continue
         c = first[k]
         for tinit in [0x01] + [0xFF & ~(1 << i) for i in range(1, 8)]:
-            v = Case(c.word, c.csr, c.regs, t0=c.t0, t1=c.t1, flags=c.flags & 0xFF, span=c.span)
+            v = Case(c.word, c.csr, c.regs, t0=c.t0, t1=c.t1, flags=c.flags & 0xFF, span=c.span,
+                     more=c.more, t2=c.t2)
             v.tinit = tinit
             add(v, "%s with tinit=0x%02x" % (c.note, tinit))
     return cases
@@ -1432,17 +1624,22 @@ def model_run(env, case, want_bytes=False):
         st.csr_write(0x800 + i, v)
     if case.tinit is not None:
         st.csr_write(T.CSR_TINIT, case.tinit)
-    ins = T.decode(case.word)
     mem = env.mem
-    if ins is not None and ins.name in ("tl.store", "tl.mstore"):
-        mem = env.mem.copy()
-    sig, addr, reason = 0, 0, ""
+    for w in case.words():
+        ins = T.decode(w)
+        if ins is not None and ins.name in ("tl.store", "tl.mstore"):
+            mem = env.mem.copy()
+    sig, addr, reason, at = 0, 0, "", 0
+    gpr = {5: case.t0_abs(), 6: case.t1, 7: case.t2_abs()}
     try:
-        T.execute(st, mem, case.word, {5: case.t0_abs(), 6: case.t1})
+        for at, w in enumerate(case.words()):
+            T.execute(st, mem, w, gpr)
     except T.IllegalInstruction as e:
         sig, reason = SIGILL, e.reason
     except T.MemoryFault as e:
         sig, addr, reason = SIGSEGV, e.address, str(e)
+    if sig and case.more:
+        reason = "word %d: %s" % (at, reason)
     csrs = [st.csr_read(0x800 + i) for i in range(9)]
     regs = [st.regs[r].tobytes() for r in range(NUM_TL_REGS)]
     hashes = [reg_hash(r, b) for r, b in enumerate(regs)]
@@ -1451,7 +1648,7 @@ def model_run(env, case, want_bytes=False):
     if case.span[1] > case.span[0]:
         span = b"".join(mem.read(a, n) for a, n in readable_segments(*case.span))
         mhash = hash_bytes(span)
-    out = (sig, addr, csrs, hashes, mhash)
+    out = (sig, addr, csrs, hashes, mhash, at if sig else 0)
     if want_bytes:
         return out + (regs, span, reason)
     return out
@@ -1475,20 +1672,27 @@ def write_case_file(path, env, cases, dump=False):
             f.write(c.pack())
 
 
+FUSED_TRACE = "xtl_load_pair_xpose"
+FUSED_OUTCOME = ": one pass"
+
+
 def run_guest(qemu, guest, case_path, res_path, timeout):
-    """Returns (ok, message)."""
+    """Returns (ok, message, the number of sequences QEMU's trace says it ran in one pass)."""
     try:
-        p = subprocess.run([qemu, "-cpu", "rv64,xtl=on", guest, case_path, res_path],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        p = subprocess.run([qemu, "-trace", FUSED_TRACE, "-cpu", "rv64,xtl=on", guest, case_path,
+                            res_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=timeout)
     except subprocess.TimeoutExpired:
-        return False, "qemu timed out after %d s" % timeout
+        return False, "qemu timed out after %d s" % timeout, 0
     except OSError as e:
-        return False, "cannot run %s: %s" % (qemu, e)
+        return False, "cannot run %s: %s" % (qemu, e), 0
+    err = p.stderr.decode(errors="replace")
+    fused = sum(1 for line in err.splitlines()
+                if line.startswith(FUSED_TRACE + " ") and line.endswith(FUSED_OUTCOME))
     if p.returncode != 0:
         return False, "guest exited with status %d: %s" % (
-            p.returncode, (p.stderr.decode(errors="replace") + p.stdout.decode(errors="replace"))
-            .strip()[-2000:])
-    return True, ""
+            p.returncode, (err + p.stdout.decode(errors="replace")).strip()[-2000:]), fused
+    return True, "", fused
 
 
 def read_results(path, cases, dump=False):
@@ -1519,7 +1723,7 @@ def read_results(path, cases, dump=False):
 
 def compare(case, exp, got):
     """List of mismatch descriptions (empty: match)."""
-    sig, addr, csrs, hashes, mhash = exp[:5]
+    sig, addr, csrs, hashes, mhash, at = exp[:6]
     errs = []
     if got["sig"] != sig:
         errs.append("signal: model %s, qemu %s" % (SIGNAME.get(sig, sig),
@@ -1540,6 +1744,9 @@ def compare(case, exp, got):
         errs.append("arena bytes outside the expected span changed")
     if got["flags"] & RF_BAD_PC:
         errs.append("signal raised at a pc other than the tested instruction")
+    elif sig and got["sig"] == sig and (got["flags"] >> RF_INSN_SHIFT) & 3 != at:
+        errs.append("signal raised by word %d, the model's is word %d" % (
+            (got["flags"] >> RF_INSN_SHIFT) & 3, at))
     for i in range(9):
         if got["csr"][i] != csrs[i]:
             errs.append("csr %s read back: model 0x%x, qemu 0x%x" % (
@@ -1565,8 +1772,8 @@ def process_chunk(args):
     cpath = os.path.join(tmpdir, "cases-%d.bin" % base_index)
     rpath = os.path.join(tmpdir, "results-%d.bin" % base_index)
     write_case_file(cpath, env, cases)
-    ok, msg = run_guest(opts["qemu"], opts["guest"], cpath, rpath,
-                        timeout=max(300, len(cases) // 50))
+    ok, msg, fused = run_guest(opts["qemu"], opts["guest"], cpath, rpath,
+                               timeout=max(300, len(cases) // 50))
     t2 = time.time()
     got = read_results(rpath, cases) if os.path.exists(rpath) else []
     if ok and len(got) != len(cases):
@@ -1583,7 +1790,7 @@ def process_chunk(args):
         for p in (cpath, rpath):
             if os.path.exists(p):
                 os.unlink(p)
-    return out, (t1 - t0, t2 - t1), (None if ok else msg)
+    return out, (t1 - t0, t2 - t1), (None if ok else msg), fused
 
 
 _ENV_CACHE = {}
@@ -1607,13 +1814,16 @@ CSR_SHORT = ["ttype", "tshape", "tmask_ls", "tmask_concat_1", "tmask_concat_2",
 
 def describe_case(case, env):
     lines = []
-    lines.append("  insn: 0x%08x  %s" % (case.word, T.disasm(case.word)))
+    for w in case.words():
+        lines.append("  insn: 0x%08x  %s" % (w, T.disasm(w)))
     if case.note:
         lines.append("  what: %s" % case.note)
     lines.append("  csrs: " + " ".join("%s=0x%x" % (n, v) for n, v in zip(CSR_SHORT, case.csr))
                  + ("" if case.tinit is None else ", then tinit=0x%02x" % case.tinit))
-    lines.append("  t0=0x%x%s t1=0x%x frm=%d nops=%d" % (
+    lines.append("  t0=0x%x%s t1=0x%x%s frm=%d nops=%d" % (
         case.t0_abs(), " (arena+0x%x)" % case.t0 if case.flags & CF_T0_REL else "", case.t1,
+        "" if not case.more else " t2=0x%x%s" % (
+            case.t2_abs(), " (arena+0x%x)" % case.t2 if case.flags & CF_T2_REL else ""),
         (case.flags >> CF_FRM_SHIFT) & 7, (case.flags >> CF_NOPS_SHIFT) & 3))
     lines.append("  regs: " + ", ".join("tl%d<-%s" % (r, "zero" if p == NO_POOL else "pool[%d]" % p)
                                         for r, p in case.regs) + ", the others background")
@@ -1641,7 +1851,7 @@ def detail_report(cases_idx, cases, env, opts, label):
     cpath = os.path.join(opts["tmpdir"], "detail-cases.bin")
     rpath = os.path.join(opts["tmpdir"], "detail-results.bin")
     write_case_file(cpath, env, cases, dump=True)
-    ok, msg = run_guest(opts["qemu"], opts["guest"], cpath, rpath, timeout=300)
+    ok, msg, _ = run_guest(opts["qemu"], opts["guest"], cpath, rpath, timeout=300)
     got = read_results(rpath, cases, dump=True) if ok and os.path.exists(rpath) else []
     all_errs = []
     for k, (idx, c) in enumerate(zip(cases_idx, cases)):
@@ -1650,7 +1860,7 @@ def detail_report(cases_idx, cases, env, opts, label):
         print(describe_case(c, env))
         print("  model: %s%s%s" % (SIGNAME.get(exp[0], exp[0]),
                                    " at 0x%x" % exp[1] if exp[0] == SIGSEGV else "",
-                                   " (%s)" % exp[7] if exp[7] else ""))
+                                   " (%s)" % exp[8] if exp[8] else ""))
         if k >= len(got):
             print("  qemu: no result (%s)" % (msg or "?"))
             all_errs.append(["harness: " + (msg or "no result")])
@@ -1666,11 +1876,11 @@ def detail_report(cases_idx, cases, env, opts, label):
         if not errs:
             print("  (qemu and model agree)")
         for r in range(NUM_TL_REGS):
-            d = byte_diff(exp[5][r], g["regs"][r])
+            d = byte_diff(exp[6][r], g["regs"][r])
             if d:
                 print("  tl%d: %s" % (r, "; ".join(d)))
         if c.span[1] > c.span[0]:
-            d = byte_diff(exp[6], g["span"])
+            d = byte_diff(exp[7], g["span"])
             if d:
                 print("  memory span (readable bytes from 0x%x): %s" % (c.span[0], "; ".join(d)))
     for p in (cpath, rpath):
@@ -1789,7 +1999,9 @@ def main():
             outs = mp.map(process_chunk, chunks, chunksize=1)
     else:
         outs = [process_chunk(ch) for ch in chunks]
-    for out, (tm, tq), herr in outs:
+    fused = 0
+    for out, (tm, tq), herr, nf in outs:
+        fused += nf
         tm_model += tm
         tm_qemu += tq
         if herr:
@@ -1800,29 +2012,43 @@ def main():
     # counts per kind and outcome
     counts = {}
     for c, (sig, errs) in zip(cases, results):
-        k = kind_of(c.word)
+        k = case_kind(c)
         d = counts.setdefault(k, {"ok": 0, "SIGILL": 0, "SIGSEGV": 0, "mismatch": 0})
         d[SIGNAME.get(sig, "ok")] += 1
         if errs:
             d["mismatch"] += 1
-    print("%-16s %7s %7s %7s %7s %9s" % ("kind", "total", "ok", "SIGILL", "SIGSEGV", "mismatch"))
+    print("%-20s %7s %7s %7s %7s %9s" % ("kind", "total", "ok", "SIGILL", "SIGSEGV", "mismatch"))
     for k in KIND_ORDER:
         if k in counts:
             d = counts[k]
-            print("%-16s %7d %7d %7d %7d %9d" % (k, d["ok"] + d["SIGILL"] + d["SIGSEGV"], d["ok"],
+            print("%-20s %7d %7d %7d %7d %9d" % (k, d["ok"] + d["SIGILL"] + d["SIGSEGV"], d["ok"],
                                                  d["SIGILL"], d["SIGSEGV"], d["mismatch"]))
     tot = {x: sum(d[x] for d in counts.values()) for x in ("ok", "SIGILL", "SIGSEGV", "mismatch")}
-    print("%-16s %7d %7d %7d %7d %9d" % ("all", len(cases), tot["ok"], tot["SIGILL"],
+    print("%-20s %7d %7d %7d %7d %9d" % ("all", len(cases), tot["ok"], tot["SIGILL"],
                                          tot["SIGSEGV"], tot["mismatch"]))
     print("# generation %.1f s, model %.1f s, qemu %.1f s (cpu-seconds over %d chunk(s)), "
           "wall %.1f s" % (t_gen, tm_model, tm_qemu, len(chunks), time.time() - t_start))
 
+    # The sequences must have run QEMU's fused path (-trace xtl_load_pair_xpose), or
+    # their agreement with the model says nothing of it.
+    nseq = sum(1 for c in cases if c.more)
+    warm = sum(1 for c in cases if c.more and c.flags & CF_WARM)
+    print("# %s: %d case(s), %d after an access to their memory; QEMU ran %d in one pass" % (
+        SEQ_KIND, nseq, warm, fused))
+    if a.directed and a.case is None:
+        want = sum(1 for c in cases if c.fuses)
+        if fused != want:
+            harness_errors.append("QEMU ran %d sequence(s) in one pass, the directed set has %d "
+                                  "that it runs so (-trace %s)" % (fused, want, FUSED_TRACE))
+    elif warm >= 100 and fused == 0:
+        harness_errors.append("QEMU ran none of %d sequences in one pass (-trace %s)" % (
+            warm, FUSED_TRACE))
     for e in harness_errors:
         print("harness failure: %s" % e)
     bad = [(indices[i], cases[i], results[i][1]) for i in range(len(cases)) if results[i][1]]
     for idx, c, errs in bad[:1000]:
         print("MISMATCH case %d: 0x%08x %s: %s  [replay: %s]" % (
-            idx, c.word, T.disasm(c.word), "; ".join(errs[:4]), replay_cmd(idx)))
+            idx, c.word, case_disasm(c), "; ".join(errs[:4]), replay_cmd(idx)))
     if len(bad) > 1000:
         print("... and %d more mismatches" % (len(bad) - 1000))
     if bad and not harness_errors:

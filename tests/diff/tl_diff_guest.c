@@ -10,8 +10,10 @@
  *      pool, every other one with its background pattern (background());
  *   2. all 8 TL CSRs are written with the case's values, then tinit when the
  *      case gives a value for it (CSRs left uninitialized);
- *   3. the instruction word runs from a trampoline page with t0/t1 set;
- *      SIGILL/SIGSEGV/SIGBUS are caught (signal number and si_addr kept);
+ *   3. the instruction word (or a sequence of three: the words after it
+ *      in the case) runs from a trampoline page with t0/t1/t2 set;
+ *      SIGILL/SIGSEGV/SIGBUS are caught (signal number, si_addr and which
+ *      word raised it kept);
  *   4. the whole TL state is read back: the 9 CSRs 0x800-0x808 and the hash
  *      of each of the 32 registers (tl.store); the case's memory span is
  *      hashed (bytes of readable pages only) and restored from the pristine
@@ -43,8 +45,8 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-#define MAGIC "TLDIFF02"
-#define FORMAT_VERSION 2
+#define MAGIC "TLDIFF03"
+#define FORMAT_VERSION 3
 #define MAX_REGS 7
 #define NUM_TL_REGS 32
 #define PAGE 4096u
@@ -52,6 +54,8 @@
 #define CF_T0_REL  1u  /* t0 is an offset from the arena start */
 #define CF_MEMCHK  2u  /* compare the whole arena with the pristine image afterwards */
 #define CF_TINIT   4u  /* write tinit with CF_TINIT_VAL after the CSRs */
+#define CF_T2_REL  8u  /* t2 is an offset from the arena start */
+#define CF_WARM    16u /* first an access of tl0 to t0's KiB (warm_up) */
 #define CF_TINIT_VAL(f) (((f) >> 16) & 0xffu)
 #define CF_FRM(f)  (((f) >> 8) & 7u)   /* frm value set before the instruction */
 #define CF_NOPS(f) (((f) >> 12) & 3u)  /* nops before the instruction in the trampoline */
@@ -60,6 +64,7 @@
 #define RF_BAD_PC     2u /* the signal was not raised by the tested instruction */
 #define RF_GPR        4u /* t0 or t1 changed */
 #define RF_FRM        8u /* frm changed */
+#define RF_INSN_SHIFT 8  /* bits 9:8: the word of the sequence that raised the signal */
 
 #define HF_DUMP 1u
 
@@ -83,6 +88,8 @@ struct tcase {
     uint8_t nregs, regs[MAX_REGS];
     uint16_t pool[8];          /* 0xffff: all-zero contents */
     uint64_t span_lo, span_hi; /* absolute; span_lo == span_hi: none */
+    uint32_t more[2];          /* a sequence: the words after word (0: a single word) */
+    uint64_t t2;
 };
 
 struct tresult {
@@ -99,7 +106,7 @@ struct tresult {
 };
 
 _Static_assert(sizeof(struct hdr) == 48, "hdr layout");
-_Static_assert(sizeof(struct tcase) == 128, "case layout");
+_Static_assert(sizeof(struct tcase) == 144, "case layout");
 _Static_assert(sizeof(struct tresult) == 368, "result layout");
 
 /* ---- hash (mirrored by tl_diff.py: hash_bytes) ---- */
@@ -181,35 +188,47 @@ static void install_handlers(void)
 }
 
 /*
- * The trampoline holds NOPS nops, the word, ret: the tested instruction is not
- * always the first of its translation block.  Returns 0 or the signal; *gpr_ok
- * is cleared when t0 or t1 changed.
+ * The trampoline holds NOPS nops, the N words, ret: the tested instruction is
+ * not always the first of its translation block.  It is written before the
+ * case's set-up, and then the ret at the end of its page runs: QEMU
+ * write-protects a page when it first translates code there, and each change
+ * of page flags (that one, and the write that lifts it) makes QEMU look up
+ * accessed memory again, which the set-up's accesses (warm_up) are to have done.
  */
-static uint32_t last_word, last_nops = ~0u;
+#define MAX_WORDS 3
+static uint32_t last_words[MAX_WORDS], last_n, last_nops = ~0u;
 static uint32_t *tested_insn;
-static int exec_word(uint32_t word, unsigned nops, uint64_t t0, uint64_t t1, int *gpr_ok)
+static void set_tramp(const uint32_t *words, unsigned n, unsigned nops)
 {
-    if (word != last_word || nops != last_nops) {
+    if (n != last_n || nops != last_nops || memcmp(words, last_words, n * sizeof(*words)) != 0) {
         for (unsigned k = 0; k < nops; k++) {
             tramp[k] = 0x00000013; /* nop */
         }
-        tramp[nops] = word;
-        tramp[nops + 1] = 0x00008067; /* ret */
-        __builtin___clear_cache((char *)tramp, (char *)(tramp + nops + 2));
-        last_word = word;
+        memcpy(tramp + nops, words, n * sizeof(*words));
+        tramp[nops + n] = 0x00008067; /* ret */
+        __builtin___clear_cache((char *)tramp, (char *)(tramp + nops + n + 1));
+        memcpy(last_words, words, n * sizeof(*words));
+        last_n = n;
         last_nops = nops;
         tested_insn = tramp + nops;
     }
+    ((void (*)(void))(uintptr_t)(tramp + PAGE / 4 - 1))();
+}
+
+/* Runs the trampoline; returns 0 or the signal; *gpr_ok is cleared when t0, t1 or t2 changed. */
+static int exec_tramp(uint64_t t0, uint64_t t1, uint64_t t2, int *gpr_ok)
+{
     trap_sig = 0;
     *gpr_ok = 1;
     phase = PH_EXEC;
     if (sigsetjmp(exec_jmp, 0) == 0) {
         register uint64_t r_t0 __asm__("t0") = t0;
         register uint64_t r_t1 __asm__("t1") = t1;
-        __asm__ volatile("jalr ra, 0(%2)"
-                         : "+r"(r_t0), "+r"(r_t1) : "r"(tramp)
+        register uint64_t r_t2 __asm__("t2") = t2;
+        __asm__ volatile("jalr ra, 0(%3)"
+                         : "+r"(r_t0), "+r"(r_t1), "+r"(r_t2) : "r"(tramp)
                          : "ra", "memory");
-        *gpr_ok = r_t0 == t0 && r_t1 == t1;
+        *gpr_ok = r_t0 == t0 && r_t1 == t1 && r_t2 == t2;
     }
     phase = PH_POST;
     return trap_sig;
@@ -292,6 +311,9 @@ static void background(unsigned r, uint8_t *out)
 }
 
 /* ---- arena ---- */
+static void restore(uint64_t lo, uint64_t hi);
+static int readable(uint64_t a);
+static int writable(uint64_t a);
 static uint8_t *map;            /* start of the mapping (lower guard) */
 static uint32_t map_len;
 static uint8_t *arena;          /* arena start */
@@ -366,6 +388,33 @@ static int arena_pristine(void)
         }
     }
     return 1;
+}
+
+/*
+ * The access a program makes before the tested one: a tl.load (for a store,
+ * a tl.store) of tl0 to the 1 KiB around t0 when it lies in the arena, with
+ * the transfer CSRs.  QEMU then finds the tested access's span in the
+ * mapping it last found accessible, and runs its inline path (tl.load,
+ * tl.store) or its fused one (tl.load, tl.load, tl.xpose) when the
+ * instruction allows them, rather than the helper's first look-up.  tl0
+ * stays zero, and the bytes a store of it wrote are restored.
+ */
+static void warm_up(uint64_t t0, uint32_t word)
+{
+    const uint64_t abase = (uint64_t)(uintptr_t)arena;
+    const uint64_t kib = t0 & ~(uint64_t)1023;
+    const int is_store = (word & MASK_TL_STORE) == MATCH_TL_STORE ||
+                         (word & MASK_TL_MSTORE) == MATCH_TL_MSTORE;
+
+    if (kib < abase || kib + 1024 > abase + arena_len) {
+        return;
+    }
+    if (is_store && writable(kib)) {
+        tl_store(0, 0, (void *)(uintptr_t)kib);
+        restore(kib, kib + 1024);
+    } else if (!is_store && readable(kib)) {
+        tl_load(0, 0, (const void *)(uintptr_t)kib);
+    }
 }
 
 static void *xmalloc(size_t n)
@@ -463,6 +512,7 @@ int main(int argc, char **argv)
         perror("mmap trampoline");
         return 2;
     }
+    tramp[PAGE / 4 - 1] = 0x00008067; /* ret */
     install_handlers();
 
     static uint8_t zero[1024] __attribute__((aligned(64)));
@@ -480,11 +530,14 @@ int main(int argc, char **argv)
         const struct tcase *c = &cases[ci];
         struct tresult r;
         unsigned nregs = c->nregs > MAX_REGS ? MAX_REGS : c->nregs;
-        uint64_t t0 = c->t0;
+        uint64_t t0 = c->t0, t2 = c->t2;
+        const uint32_t words[MAX_WORDS] = {c->word, c->more[0], c->more[1]};
+        const unsigned nwords = c->more[0] ? MAX_WORDS : 1;
 
         memset(&r, 0, sizeof(r));
         cur_case = ci;
         phase = PH_SETUP;
+        set_tramp(words, nwords, CF_NOPS(c->flags));
         set_xfer_csrs();
         const uint8_t *src[NUM_TL_REGS];
         for (unsigned k = 0; k < NUM_TL_REGS; k++) {
@@ -504,6 +557,12 @@ int main(int argc, char **argv)
         if (c->flags & CF_T0_REL) {
             t0 += (uint64_t)(uintptr_t)arena;
         }
+        if (c->flags & CF_T2_REL) {
+            t2 += (uint64_t)(uintptr_t)arena;
+        }
+        if (c->flags & CF_WARM) {
+            warm_up(t0, words[0]);
+        }
         write_case_csrs(c->csr);
         if (c->flags & CF_TINIT) {
             tl_csr_write(TL_CSR_TINIT, CF_TINIT_VAL(c->flags));
@@ -511,7 +570,7 @@ int main(int argc, char **argv)
         unsigned frm = CF_FRM(c->flags);
         int gpr_ok;
         __asm__ volatile("csrw frm, %0\n\tcsrw fflags, zero" : : "r"((unsigned long)frm));
-        r.sig = exec_word(c->word, CF_NOPS(c->flags), t0, c->t1, &gpr_ok);
+        r.sig = exec_tramp(t0, c->t1, t2, &gpr_ok);
         unsigned long fflags, frm_after;
         __asm__ volatile("csrr %0, fflags\n\tcsrr %1, frm" : "=r"(fflags), "=r"(frm_after));
         r.fflags = (uint32_t)fflags;
@@ -523,14 +582,18 @@ int main(int argc, char **argv)
         }
         if (r.sig) {
             int32_t code = trap_code;
+            uint64_t at = (trap_pc - (uint64_t)(uintptr_t)tested_insn) / 4;
             r.fault_addr = trap_addr;
-            if (trap_pc != (uint64_t)(uintptr_t)tested_insn ||
-                (r.sig == SIGILL && trap_addr != (uint64_t)(uintptr_t)tested_insn)) {
+            if (trap_pc < (uint64_t)(uintptr_t)tested_insn || trap_pc % 4 != 0 || at >= nwords ||
+                (r.sig == SIGILL && trap_addr != trap_pc)) {
                 r.flags |= RF_BAD_PC;
+                at = 0;
             }
+            r.flags |= (uint32_t)at << RF_INSN_SHIFT;
             if (r.sig == SIGSEGV || r.sig == SIGBUS) {
-                int is_store = (c->word & MASK_TL_STORE) == MATCH_TL_STORE ||
-                               (c->word & MASK_TL_MSTORE) == MATCH_TL_MSTORE;
+                uint32_t w = words[at];
+                int is_store = (w & MASK_TL_STORE) == MATCH_TL_STORE ||
+                               (w & MASK_TL_MSTORE) == MATCH_TL_MSTORE;
                 r.si_code = code;
                 probe(r.fault_addr, is_store, &r.probe_sig, &r.probe_code);
             }
