@@ -826,24 +826,18 @@ class Gen:
         offs = [T.sext(imm2 & 0xFF, 8) * w + i * p for i in range(min(d0, 32))] \
             if 1 <= w <= 1024 and d0 >= 1 else [0]
         lo, hi = min(offs), max(offs) + max(w, 1)
-        if second in ("adjacent", "same") or (isinstance(second, tuple) and second[0] == "delta"):
-            if second == "same":
-                d = 0
-            elif second == "adjacent":
-                d0 = (tshape >> 16) & 0xFF
-                d = max(d0, 1) * T.sext(stride & 0xFFFFFFFF, 32)
-            else:
-                d = second[1]
+        relative = second in ("adjacent", "same") or (isinstance(second, tuple) and
+                                                       second[0] == "delta")
+        if relative:
+            d = 0 if second == "same" else max(d0, 1) * p if second == "adjacent" else second[1]
             t2 = (first.t0 + d) & MASK64
             t2_abs = (t2 + ARENA) & MASK64 if base_rel else t2
             if base_rel and MAP_BASE <= t2_abs + lo and t2_abs + hi <= MAP_END:
                 flags |= CF_T2_REL
             elif base_rel or not (t2_abs + lo >= FAR_HI and t2_abs + hi <= 1 << 64):
                 # outside the window the model knows (its mapped pages and the far band)
-                second = "clean"
-        if second in ("adjacent", "same") or (isinstance(second, tuple) and second[0] == "delta"):
-            pass
-        else:
+                relative, second = False, "clean"
+        if not relative:
             other = self.mem_case("tl.load", ttype, tshape, width, stride, 0xFFFFFFFF, imm2, tlr2,
                                   second)
             t2 = other.t0
@@ -1737,7 +1731,7 @@ def compare(case, exp, got):
     if got["fflags"] != 0:
         errs.append("fflags changed to 0x%x (TL instructions raise no flags)" % got["fflags"])
     if got["flags"] & RF_GPR:
-        errs.append("t0 or t1 changed")
+        errs.append("t0, t1 or t2 changed")
     if got["flags"] & RF_FRM:
         errs.append("frm changed")
     if got["flags"] & RF_STRAY:

@@ -62,7 +62,7 @@
 
 #define RF_STRAY      1u /* arena differed from pristine after the case */
 #define RF_BAD_PC     2u /* the signal was not raised by the tested instruction */
-#define RF_GPR        4u /* t0 or t1 changed */
+#define RF_GPR        4u /* t0, t1 or t2 changed */
 #define RF_FRM        8u /* frm changed */
 #define RF_INSN_SHIFT 8  /* bits 9:8: the word of the sequence that raised the signal */
 
