@@ -729,21 +729,6 @@ static void xtl_touch_plan_pages(const tl_mem_plan *p, uint8_t *host, bool is_st
         xtl_touch_range(host + (int64_t)ctz32(sel) * p->pitch, p->width, is_store, &touched);
     }
 }
-
-/*
- * A load whose reads may end it half-way (a file mapping truncated by
- * another thread after the touch): the bytes go to a buffer first, the
- * register is written after the last read.
- */
-static void xtl_load_staged(tl_state *s, unsigned rd, const tl_mem_plan *p, const uint8_t *host)
-{
-    uint8_t stage[TL_REG_BYTES] QEMU_ALIGNED(64) XTL_UNINIT;
-
-    if (rd != 0) {
-        tl_load_to_buffer(stage, p, host);
-        tl_copy_whole_reg(s->reg[rd], stage);
-    }
-}
 #endif
 
 /* The address bits of the current XLEN. */
@@ -795,7 +780,8 @@ xtl_mem_insn(CPURISCVState *env, uint32_t tlr, bool masked, int32_t imm,
                 tl_store_to_host(&env->xtl, tlr, plan, host);
 #ifdef CONFIG_USER_ONLY
             } else if (touch) {
-                xtl_load_staged(&env->xtl, tlr, plan, host);
+                /* reads that a file truncated meanwhile ends half-way change nothing */
+                tl_load_from_host_reads_first(&env->xtl, tlr, plan, host);
 #endif
             } else {
                 tl_load_from_host(&env->xtl, tlr, plan, host);
@@ -901,11 +887,11 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
  * mapping another thread has just removed) is the guest's fault at this
  * instruction, as it is for QEMU's own loads and stores (helper_retaddr,
  * which the longjmp of a fault clears).  Only file-backed memory is touched
- * and loads from it staged first; a copy from anonymous memory that another
- * thread unmaps meanwhile (or a shared anonymous mapping grown by mremap
- * past its object) can end half-way and leave the destination register
- * partly written, as QEMU's vector loads do.  System mode: guest RAM does
- * not fault on the host.
+ * and loads from it read in full before the register is written; a copy
+ * from anonymous memory that another thread unmaps meanwhile (or a shared
+ * anonymous mapping grown by mremap past its object) can end half-way and
+ * leave the destination register partly written, as QEMU's vector loads
+ * do.  System mode: guest RAM does not fault on the host.
  */
 static inline void xtl_guest_access_begin(uintptr_t ra)
 {

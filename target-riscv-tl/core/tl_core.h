@@ -248,6 +248,16 @@ void tl_load_from_host(tl_state *s, unsigned rd, const tl_mem_plan *p, const uin
  * (QEMU user mode on a file mapping), which copy dst to the register after.
  */
 void tl_load_to_buffer(uint8_t *dst, const tl_mem_plan *p, const uint8_t *host);
+/*
+ * tl_load_from_host for host memory whose reads may fault half-way (QEMU
+ * user mode on a file mapping, which raises SIGBUS past the end of its
+ * file): every byte the plan covers is read before the register changes,
+ * so a fault that ends the copy leaves the register as it was.  Whole
+ * registers on AVX-512 hosts are read into vector registers, other plans
+ * through a buffer.
+ */
+void tl_load_from_host_reads_first(tl_state *s, unsigned rd, const tl_mem_plan *p,
+                                   const uint8_t *host);
 void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host);
 
 /*

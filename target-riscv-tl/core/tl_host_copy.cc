@@ -4,7 +4,8 @@
  * ordered plan (tl_mem_plan.cc) between a TL register and host memory the
  * caller found accessible as a whole.  A whole register (tl_copy_whole_reg,
  * also called from QEMU's translated code) is sixteen 64-byte moves on
- * AVX-512 hosts and 32-byte ones on AVX2 hosts, other contiguous plans
+ * AVX-512 hosts and 32-byte ones on AVX2 hosts (tl_load_from_host_reads_first:
+ * all sixteen loads first, or a staging buffer), other contiguous plans
  * one library copy; otherwise
  * slices are copied one by one, with dense rows (every slice up to D0,
  * W = S) walked by pointer increments (unrolled for widths of 16 to 512
@@ -167,6 +168,30 @@ __attribute__((target("avx512f"))) void CopyWholeRegAvx512(void *dst, const void
     const uint8_t *s = static_cast<const uint8_t *>(src);
     for (unsigned o = 0; o < TL_REG_BYTES; o += 64) {
         _mm512_storeu_si512(d + o, _mm512_loadu_si512(s + o));
+    }
+}
+
+/*
+ * One register read in full before any byte of it is written: sixteen
+ * 64-byte loads into sixteen of the 32 zmm registers, then the stores.  The
+ * compiler barrier keeps every load before the first store (src and dst
+ * may alias as far as the compiler knows, so it does not move them anyway).
+ */
+__attribute__((noinline, target("avx512f"))) void CopyWholeRegReadsFirstAvx512(void *dst,
+                                                                             const void *src)
+{
+    constexpr unsigned kVectors = TL_REG_BYTES / 64;
+    uint8_t *d = static_cast<uint8_t *>(dst);
+    const uint8_t *s = static_cast<const uint8_t *>(src);
+    __m512i v[kVectors];
+#pragma GCC unroll 16
+    for (unsigned i = 0; i < kVectors; i++) {
+        v[i] = _mm512_loadu_si512(s + 64 * i);
+    }
+    __asm__ volatile("" : : : "memory");
+#pragma GCC unroll 16
+    for (unsigned i = 0; i < kVectors; i++) {
+        _mm512_storeu_si512(d + 64 * i, v[i]);
     }
 }
 
@@ -369,6 +394,23 @@ void tl_load_to_buffer(uint8_t *dst, const tl_mem_plan *p, const uint8_t *host)
     if (p->block_bytes != TL_REG_BYTES) {
         BulkZero(dst + p->block_bytes, TL_REG_BYTES - p->block_bytes);
     }
+}
+
+void tl_load_from_host_reads_first(tl_state *s, unsigned rd, const tl_mem_plan *p,
+                                   const uint8_t *host)
+{
+    if (rd == 0) {
+        return;
+    }
+#if defined(TL_AVX2_SLICES)
+    if (p->whole_reg && HostUses(TL_HOST_SIMD_AVX512F)) {
+        CopyWholeRegReadsFirstAvx512(s->reg[rd], host);
+        return;
+    }
+#endif
+    alignas(64) uint8_t stage[TL_REG_BYTES];
+    tl_load_to_buffer(stage, p, host);
+    tl_copy_whole_reg(s->reg[rd], stage);
 }
 
 void tl_store_to_host(const tl_state *s, unsigned rs, const tl_mem_plan *p, uint8_t *host)
