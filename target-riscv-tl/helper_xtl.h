@@ -7,6 +7,11 @@
 DEF_HELPER_FLAGS_2(xtl_copy_whole_reg, TCG_CALL_NO_WG, void, ptr, ptr)
 DEF_HELPER_FLAGS_3(xtl_load_host, TCG_CALL_NO_WG, void, env, i32, ptr)
 DEF_HELPER_FLAGS_3(xtl_store_host, TCG_CALL_NO_WG, void, env, i32, ptr)
+#ifdef CONFIG_USER_ONLY
+/* The same for memory that is not all anonymous, which may raise SIGBUS. */
+DEF_HELPER_FLAGS_3(xtl_load_host_touch, TCG_CALL_NO_WG, void, env, i32, ptr)
+DEF_HELPER_FLAGS_3(xtl_store_host_touch, TCG_CALL_NO_WG, void, env, i32, ptr)
+#endif
 /* tl.load, tl.load, tl.xpose at once when they can complete without a trap: 1, else 0. */
 DEF_HELPER_FLAGS_6(xtl_load_pair_xpose, TCG_CALL_NO_WG, i32, env, i32, i32, tl, tl, tl)
 DEF_HELPER_FLAGS_5(xtl_load, TCG_CALL_NO_WG, void, env, i32, i32, s32, tl)

@@ -492,26 +492,22 @@ static inline uint8_t *xtl_checked_host(CPURISCVState *env, uint64_t addr, uint6
 }
 
 /*
- * The same for the last range found mapped that is not all anonymous
- * memory (a program's data and read-only data, a file mapping): accesses
- * in it touch their pages first (xtl_touch_plan_pages), so the inline
- * paths never use it.  run may take in anonymous mappings next to the
- * file-backed ones; files_first and files_last are the first and last byte
- * of its pages that are not anonymous.  A span in run that misses them is
- * anonymous memory only and is left to env->xtl_checked, which the inline
- * paths read.  Per host thread, that is per vCPU.
+ * env->xtl_checked_touch[is_store]: the same for the last range found
+ * mapped that is not all anonymous memory (a program's data and read-only
+ * data, a file mapping): accesses in it touch their pages first
+ * (xtl_touch_plan_pages), and loads read every byte before they write the
+ * register (tl_load_from_host_reads_first).  run may take in anonymous
+ * mappings next to the file-backed ones; files_first and files_last are
+ * the first and last byte of its pages that are not anonymous.  A span in
+ * run that misses them is anonymous memory only and is left to
+ * env->xtl_checked.  The translated fast path reads run too, after
+ * xtl_checked, and calls helper_xtl_load_host_touch or
+ * helper_xtl_store_host_touch.
  */
-struct XtlTouchRange {
-    struct XtlCheckedRange run;
-    uint64_t files_first, files_last;
-};
-
-static __thread struct XtlTouchRange xtl_checked_touch[2];
-
 static inline uint8_t *xtl_touch_host(CPURISCVState *env, uint64_t addr, uint64_t span,
                                       uint64_t addr_mask, bool is_store)
 {
-    const struct XtlTouchRange *t = &xtl_checked_touch[is_store];
+    const struct XtlTouchRange *t = &env->xtl_checked_touch[is_store];
     uint8_t *host = xtl_range_host(env, &t->run, addr, span, addr_mask);
 
     return host && addr <= t->files_last && addr + span - 1 >= t->files_first ? host : NULL;
@@ -626,7 +622,7 @@ xtl_fast_host(CPURISCVState *env, uint64_t addr, uint64_t span,
      */
     if (!(page_get_flags(addr) & PAGE_ANON) ||
         (!one_page && !page_check_range(rest, rest_len, need | PAGE_ANON))) {
-        struct XtlTouchRange *t = &xtl_checked_touch[type == MMU_DATA_STORE];
+        struct XtlTouchRange *t = &env->xtl_checked_touch[type == MMU_DATA_STORE];
 
         xtl_remember_run(&t->run, generation, addr, last, need, t);
         *touch = true;
@@ -928,6 +924,32 @@ void HELPER(xtl_store_host)(CPURISCVState *env, uint32_t tlr, void *host)
     tl_store_to_host(&env->xtl, tlr, &env->xtl.mem_plan[0], host);
     xtl_guest_access_end();
 }
+
+#ifdef CONFIG_USER_ONLY
+/*
+ * The same for a span in env->xtl_checked_touch (memory that is not all
+ * anonymous): its pages touched first, as xtl_mem_insn does there.
+ */
+void HELPER(xtl_load_host_touch)(CPURISCVState *env, uint32_t tlr, void *host)
+{
+    const tl_mem_plan *p = &env->xtl.mem_plan[0];
+
+    xtl_guest_access_begin(GETPC());
+    xtl_touch_plan_pages(p, host, false);
+    tl_load_from_host_reads_first(&env->xtl, tlr, p, host);
+    xtl_guest_access_end();
+}
+
+void HELPER(xtl_store_host_touch)(CPURISCVState *env, uint32_t tlr, void *host)
+{
+    const tl_mem_plan *p = &env->xtl.mem_plan[0];
+
+    xtl_guest_access_begin(GETPC());
+    xtl_touch_plan_pages(p, host, true);
+    tl_store_to_host(&env->xtl, tlr, p, host);
+    xtl_guest_access_end();
+}
+#endif
 
 /*
  * tl.load rs1; tl.load rs2; tl.xpose rs1, rs2 in one pass, for the
