@@ -199,20 +199,21 @@ __attribute__((target("avx2"))) void AddSaturateU8Avx2(uint8_t *dst, const uint8
     }
 }
 
-/* scalar < 255: the products fit 16 bits. */
+/*
+ * scalar < 255: the products fit 16 bits.  The byte unpacks and the pack
+ * both work within 128-bit lanes, so the bytes come back in order.
+ */
 __attribute__((target("avx2"))) void MultiplySaturateU8Avx2(uint8_t *dst, const uint8_t *src,
                                                             uint64_t scalar)
 {
+    const __m256i zero = _mm256_setzero_si256();
     const __m256i s = _mm256_set1_epi16(int16_t(scalar));
     const __m256i max = _mm256_set1_epi16(255);
     for (size_t i = 0; i < TL_REG_BYTES; i += 32) {
-        const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
-        const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 16));
-        const __m256i p0 = _mm256_min_epu16(_mm256_mullo_epi16(_mm256_cvtepu8_epi16(x0), s), max);
-        const __m256i p1 = _mm256_min_epu16(_mm256_mullo_epi16(_mm256_cvtepu8_epi16(x1), s), max);
-        /* packus works within 128-bit lanes: put the quadwords back in order */
-        const __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi16(p0, p1), 0xD8);
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), r);
+        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i));
+        const __m256i lo = _mm256_min_epu16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(x, zero), s), max);
+        const __m256i hi = _mm256_min_epu16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(x, zero), s), max);
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), _mm256_packus_epi16(lo, hi));
     }
 }
 #endif
@@ -231,12 +232,14 @@ __attribute__((target("avx512bw"))) void AddSaturateU8Avx512(uint8_t *dst, const
 __attribute__((target("avx512bw"))) void MultiplySaturateU8Avx512(uint8_t *dst, const uint8_t *src,
                                                                   uint64_t scalar)
 {
+    const __m512i zero = _mm512_setzero_si512();
     const __m512i s = _mm512_set1_epi16(int16_t(scalar));
     const __m512i max = _mm512_set1_epi16(255);
-    for (size_t i = 0; i < TL_REG_BYTES; i += 32) {
-        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i));
-        const __m512i p = _mm512_min_epu16(_mm512_mullo_epi16(_mm512_cvtepu8_epi16(x), s), max);
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(dst + i), _mm512_maskz_cvtepi16_epi8(__mmask32(~0u), p));
+    for (size_t i = 0; i < TL_REG_BYTES; i += 64) {
+        const __m512i x = _mm512_loadu_si512(src + i);
+        const __m512i lo = _mm512_min_epu16(_mm512_mullo_epi16(_mm512_unpacklo_epi8(x, zero), s), max);
+        const __m512i hi = _mm512_min_epu16(_mm512_mullo_epi16(_mm512_unpackhi_epi8(x, zero), s), max);
+        _mm512_storeu_si512(dst + i, _mm512_packus_epi16(lo, hi));
     }
 }
 
