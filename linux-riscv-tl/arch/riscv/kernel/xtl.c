@@ -47,6 +47,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
+#include <linux/jiffies.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/regset.h>
@@ -245,15 +246,44 @@ static void xtl_flush_current(void)
 	preempt_enable();
 }
 
-/* See the top of this file; the state of t must be saved (t not running). */
+/*
+ * Waits until t (not current) is off its hart, so that the state it had
+ * there is saved (the switch saves it before finish_task() clears on_cpu).
+ * A tracee is off already; a thread of a core dump may still be on its way
+ * to schedule() when the dump reads it, since wait_task_inactive() returns
+ * at once for a task still TASK_RUNNING.  Bounded, so that a task that
+ * never leaves its hart cannot hang the reader: it gets the state saved last.
+ */
+static void xtl_wait_off_hart(struct task_struct *t)
+{
+#ifdef CONFIG_SMP
+	unsigned long timeout = jiffies + HZ;
+
+	while (smp_load_acquire(&t->on_cpu)) {
+		if (time_after(jiffies, timeout))
+			return;
+		cpu_relax();
+	}
+#endif
+}
+
+/* Makes t's saved state up to date: current's live state, another task's last switch. */
+static void xtl_sync_saved(struct task_struct *t)
+{
+	if (t == current)
+		xtl_flush_current();
+	else
+		xtl_wait_off_hart(t);
+}
+
+/* See the top of this file. */
 static bool xtl_task_in_use(struct task_struct *t)
 {
 	if (!t->thread.xtl_ctx)
 		return false;
 	if (t->thread.xtl_in_use)
 		return true;
-	if (t == current)
-		xtl_flush_current();
+	xtl_sync_saved(t);
 	if (xtl_ctx_is_reset(t->thread.xtl_ctx))
 		return false;
 	t->thread.xtl_in_use = true;
@@ -552,8 +582,7 @@ int riscv_xtl_regset_get(struct task_struct *target, const struct user_regset *r
 		return -ENODEV;
 	if (!xtl_task_in_use(target))
 		return -ENODATA;
-	if (target == current)
-		xtl_flush_current();
+	xtl_sync_saved(target);
 	membuf_write(&to, c->csr, sizeof(c->csr));
 	membuf_zero(&to, sizeof(c->reserved));
 	membuf_write(&to, zero_reg, sizeof(zero_reg));
@@ -576,8 +605,7 @@ int riscv_xtl_regset_set(struct task_struct *target, const struct user_regset *r
 	state = kvzalloc(sizeof(*state), GFP_KERNEL);
 	if (!state)
 		return -ENOMEM;
-	if (target == current)
-		xtl_flush_current();
+	xtl_sync_saved(target);
 	/* A partial write keeps the rest of the state, the reset state if it has none. */
 	if (c) {
 		memcpy(state->csr, c->csr, sizeof(c->csr));
