@@ -270,24 +270,32 @@ static void xtl_wait_off_hart(struct task_struct *t)
 /* Makes t's saved state up to date: current's live state, another task's last switch. */
 static void xtl_sync_saved(struct task_struct *t)
 {
+	if (!t->thread.xtl_ctx)
+		return;
 	if (t == current)
 		xtl_flush_current();
 	else
 		xtl_wait_off_hart(t);
 }
 
-/* See the top of this file. */
-static bool xtl_task_in_use(struct task_struct *t)
+/* See the top of this file; t's saved state must be up to date (xtl_sync_saved). */
+static bool xtl_saved_in_use(struct task_struct *t)
 {
 	if (!t->thread.xtl_ctx)
 		return false;
 	if (t->thread.xtl_in_use)
 		return true;
-	xtl_sync_saved(t);
 	if (xtl_ctx_is_reset(t->thread.xtl_ctx))
 		return false;
 	t->thread.xtl_in_use = true;
 	return true;
+}
+
+static bool xtl_task_in_use(struct task_struct *t)
+{
+	if (t->thread.xtl_ctx && !t->thread.xtl_in_use)
+		xtl_sync_saved(t);
+	return xtl_saved_in_use(t);
 }
 
 /*
@@ -484,9 +492,9 @@ long riscv_xtl_save_sigcontext(void __user **sc_ext_ptr)
 	struct riscv_xtl_ctx *c = current->thread.xtl_ctx;
 	long err = 0;
 
-	if (!xtl_task_in_use(current))
+	xtl_sync_saved(current);
+	if (!xtl_saved_in_use(current))
 		return 0;
-	xtl_flush_current();
 	err |= __copy_to_user(state->csr, c->csr, sizeof(c->csr));
 	err |= __clear_user(state->reserved, sizeof(state->reserved));
 	err |= __clear_user(state->reg[0], sizeof(state->reg[0]));
@@ -580,9 +588,9 @@ int riscv_xtl_regset_get(struct task_struct *target, const struct user_regset *r
 
 	if (!riscv_xtl_enabled())
 		return -ENODEV;
-	if (!xtl_task_in_use(target))
-		return -ENODATA;
 	xtl_sync_saved(target);
+	if (!xtl_saved_in_use(target))
+		return -ENODATA;
 	membuf_write(&to, c->csr, sizeof(c->csr));
 	membuf_zero(&to, sizeof(c->reserved));
 	membuf_write(&to, zero_reg, sizeof(zero_reg));
