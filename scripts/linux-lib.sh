@@ -70,6 +70,7 @@ TL_GUEST_PROGS=(
     "test_signals=$TL_REPO/tests/user/test_signals.c"
     "test_tinit=$TL_REPO/tests/user/test_tinit.c"
     "test_fuzz=$TL_REPO/tests/user/test_fuzz.c"
+    "test_fastpath=$TL_REPO/tests/user/test_fastpath.c"
 )
 
 # Builds $TL_DEMO_DIR/initramfs.cpio.gz: busybox, /init, the guest programs

@@ -9,7 +9,9 @@
  * mmap over it, mprotect, code translated on it, another thread's munmap),
  * and the translated paths of whole-register and strided loads and stores
  * (immediates, spans just outside the range found mapped, a span wrapping
- * around the address space).
+ * around the address space, a span of far more than a page).  The linux
+ * group runs it under the TL kernel too, where the translated paths check
+ * the TLB instead.
  *
  * Expected bytes come from the rule of docs/isa.md 5.2 written out below
  * (slice i at base + imm*W + i*P, W bytes, zero elsewhere in the register).
@@ -513,6 +515,43 @@ int main(void)
                  "a strided store right after another whose last slice ends 1 byte into the guard "
                  "page: SIGSEGV there (%p, want %p), nothing written (%d)", tl_trap_addr,
                  (void *)(g + 5 * PG), guarded);
+    }
+    /*
+     * 10. A strided load whose span reaches far past one page, the CSRs
+     * unchanged since the plan was made: 2 slices of 64 bytes 2^30 bytes
+     * apart.  Under a kernel (qemu-system-riscv64) the TLB entry at the
+     * index of its first page can hold the page of its last slice (2^18
+     * pages apart: the same index in a TLB of up to 2^18 entries) right
+     * after a read of that slice; each slice still comes from its own page.
+     */
+    {
+        const unsigned long far_pitch = 1ul << 30;
+        uint8_t *far = mmap(NULL, far_pitch + PG, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        int far_right = far != MAP_FAILED;
+
+        for (unsigned i = 0; far_right && i < 64; i++) {
+            far[i] = (uint8_t)(i * 5 + 1);
+            far[far_pitch + i] = (uint8_t)(i * 3 + 200);
+        }
+        for (unsigned round = 0; far_right && round < 3; round++) {
+            set_csrs(TL_SHAPE(2, 1, 64), 64, (int32_t)far_pitch);
+            tl_load(1, 0, far);                              /* the plan is made */
+            (void)*(volatile uint8_t *)(far + far_pitch);    /* the last slice's page in the TLB */
+            tl_load(2, 0, far);
+            tl_state_whole_register_view();
+            tl_store(2, 0, got);
+            memset(want, 0, sizeof(want));
+            memcpy(want, far, 64);
+            memcpy(want + 64, far + far_pitch, 64);
+            far_right &= memcmp(got, want, 1024) == 0;
+        }
+        tl_check(far_right, "a strided load of 2 slices 2^30 bytes apart right after a read of the "
+                 "second, three times (mmap %s): each slice from its own page",
+                 far == MAP_FAILED ? "FAILED" : "ok");
+        if (far != MAP_FAILED) {
+            munmap(far, far_pitch + PG);
+        }
     }
     return tl_test_finish();
 }
