@@ -77,6 +77,55 @@ static void check_copy(unsigned long mode, const char *mname)
           "L0M %s: tl.store of that register to L0M+0x2000 writes exactly L0M+0x2000..0x23ff", mname);
 }
 
+/*
+ * One tl.load and one tl.store site, the same base register (t0) each time,
+ * in M-mode: whole registers alternately from and to DRAM, L1M and L0M,
+ * three RAM blocks whose pages have different host addresses.  Translated
+ * code that reused the host address the site found before, for another
+ * block, would move other bytes.
+ */
+static uint8_t dram_blk[2][1024] __attribute__((aligned(1024)));
+
+static __attribute__((noinline)) void move_block(const void *from, void *to)
+{
+    tl_load(4, 0, from);
+    tl_store(4, 0, to);
+}
+
+static void check_blocks_alternating(void)
+{
+    static uint8_t want_blk[1024];
+    const uint64_t t = mtraps.count;
+    int ok = 1;
+
+    fill_l0m(0xEE);
+    for (int b = 0; b < 1024; b++) dram_blk[0][b] = (uint8_t)(b * 7 + 3);
+    tl_setup(TL_TYPE_INT8, 4, 2, 128, 256, 256);
+    for (unsigned round = 0; round < 12 && ok; round++) {
+        /* L1M -> DRAM, DRAM -> L0M, L0M -> DRAM, ... each from the block the last one wrote */
+        const uint64_t l1 = 0x4000 + 0x400 * (round % 4), l0 = 0x8000 + 0x400 * (round % 4);
+        switch (round % 3) {
+        case 0:
+            move_block((const void *)(L1M + l1), dram_blk[1]);
+            for (int b = 0; b < 1024; b++) want_blk[b] = l1_pat(l1 + b);
+            ok = mem_equal("DRAM block from L1M", dram_blk[1], want_blk, 1024);
+            break;
+        case 1:
+            move_block(dram_blk[1], (void *)(L0M + l0));
+            ok = mem_equal("L0M block from DRAM", (const uint8_t *)(L0M + l0), want_blk, 1024);
+            break;
+        default:
+            move_block((const void *)(L0M + l0 - 0x400 * (round % 4 == 0)), dram_blk[0]);
+            ok = mem_equal("DRAM block from L0M", dram_blk[0],
+                           (const uint8_t *)(L0M + l0 - 0x400 * (round % 4 == 0)), 1024);
+            break;
+        }
+    }
+    check(ok && mtraps.count == t,
+          "M-mode: one tl.load and one tl.store site with one base register, 12 rounds alternating "
+          "between DRAM, L1M and L0M (three RAM blocks): every block moved holds its source's bytes");
+}
+
 int main(void)
 {
     static uint8_t blk[1024];
@@ -88,6 +137,7 @@ int main(void)
     check_copy(0, "M-mode");
     check_copy(MODE_S, "S-mode");
     check_copy(MODE_U, "U-mode");
+    check_blocks_alternating();
 
     /* strided load reaching the last byte of L1M; masked store ending at the last byte of L0M */
     fill_l0m(0xEE);
