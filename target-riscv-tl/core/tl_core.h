@@ -312,6 +312,18 @@ tl_status tl_exec_xpose(tl_state *s, unsigned dim0, unsigned dim1, unsigned rs1,
 tl_status tl_exec_load_pair_xpose(tl_state *s, unsigned rs1, unsigned rs2, const tl_mem_plan *p,
                                   const uint8_t *host1, const uint8_t *host2, unsigned dim0,
                                   unsigned dim1, uint64_t dims);
+/*
+ * tl_exec_load_pair_xpose, then tl.store rs1 and tl.store rs2 with plan p
+ * to out1 and out2, host addresses of their first bytes in memory the
+ * caller found accessible for stores: the outcome of the five instructions
+ * in a row, which may overlap each other's memory as the instructions one
+ * by one allow.  On any status but TL_OK nothing has changed (as
+ * tl_exec_load_pair_xpose).
+ */
+tl_status tl_exec_load_pair_xpose_store(tl_state *s, unsigned rs1, unsigned rs2,
+                                        const tl_mem_plan *p, const uint8_t *host1,
+                                        const uint8_t *host2, unsigned dim0, unsigned dim1,
+                                        uint64_t dims, uint8_t *out1, uint8_t *out2);
 tl_status tl_exec_addi(tl_state *s, unsigned rd, unsigned rs, int32_t imm8);
 tl_status tl_exec_muls(tl_state *s, unsigned rd, unsigned rs, uint64_t scalar);
 tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs);

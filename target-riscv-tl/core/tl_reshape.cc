@@ -368,6 +368,58 @@ __attribute__((target("avx512f"))) void InterleaveRegsAvx512(uint8_t *lo_out, ui
     }
 }
 
+/*
+ * InterleaveRegsAvx512 that also stores lo_out's bytes at mem_lo, then
+ * hi_out's at mem_hi (two tl.store of the registers): all of a and b are
+ * read before any byte is written, and mem_lo is written before mem_hi, so
+ * the memory may overlap the sources and each other as the instructions
+ * one by one allow.
+ */
+/* Output vector k of the interleave of va and vb: of lo_out for k < 16, else of hi_out. */
+template <size_t kRun>
+__attribute__((target("avx512f"), always_inline)) inline __m512i InterleaveOut(const __m512i *va,
+                                                                             const __m512i *vb,
+                                                                             unsigned k)
+{
+    if constexpr (kRun < 64) {
+        return _mm512_permutex2var_epi64(va[k / 2], k % 2 ? InterleaveIndex<kRun, 1>()
+                                                         : InterleaveIndex<kRun, 0>(), vb[k / 2]);
+    } else {
+        constexpr unsigned per = unsigned(kRun / 64);
+        const unsigned q = k / (2 * per), j = k % per;
+        return (k / per) % 2 == 0 ? va[q * per + j] : vb[q * per + j];
+    }
+}
+
+template <size_t kRun>
+__attribute__((target("avx512f"))) void InterleaveStoreAvx512(uint8_t *lo_out, uint8_t *hi_out,
+                                                              const uint8_t *a, const uint8_t *b,
+                                                              uint8_t *mem_lo, uint8_t *mem_hi)
+{
+    static_assert(kRun >= 8 && kRun <= TL_REG_BYTES && (kRun & (kRun - 1)) == 0, "run");
+    constexpr unsigned kVecs = TL_REG_BYTES / 64;
+    TL_UNINIT __m512i va[kVecs];
+    TL_UNINIT __m512i vb[kVecs];
+#pragma GCC unroll 16
+    for (unsigned i = 0; i < kVecs; ++i) {
+        va[i] = _mm512_loadu_si512(a + 64 * i);
+        vb[i] = _mm512_loadu_si512(b + 64 * i);
+    }
+    __asm__ volatile("" : : : "memory");
+#pragma GCC unroll 16
+    for (unsigned k = 0; k < kVecs; ++k) {
+        const __m512i v = InterleaveOut<kRun>(va, vb, k);
+        _mm512_storeu_si512(lo_out + 64 * k, v);
+        _mm512_storeu_si512(mem_lo + 64 * k, v);
+    }
+#pragma GCC unroll 16
+    for (unsigned k = 0; k < kVecs; ++k) {
+        const __m512i v = InterleaveOut<kRun>(va, vb, kVecs + k);
+        _mm512_storeu_si512(hi_out + 64 * k, v);
+        _mm512_storeu_si512(mem_hi + 64 * k, v);
+    }
+}
+
 /* InterleaveRegsAvx512 for a run of 8 .. 1024 bytes; false for other runs. */
 bool InterleaveRegs(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b, size_t run)
 {
@@ -879,12 +931,19 @@ tl_status tl_exec_merge(tl_state *s, unsigned dim, unsigned rd, unsigned rs1, un
 
 namespace {
 
-/* A tl.xpose whose operands passed every check: dimensions a < b swap. */
+/*
+ * A tl.xpose whose operands passed every check: dimensions a < b swap.
+ * ab = a | b << 2, so that the interleave's swap (0, 1) is one compare:
+ * a compiler that reads a and b together as one 64-bit word, right after
+ * storing them as two 32-bit ones, stalls the host CPU's store forwarding.
+ */
 struct XposeOp {
     unsigned esz;
     size_t d[4];
     unsigned a, b;
+    unsigned ab;
 };
+constexpr unsigned kXposeSwap01 = 0 | 1 << 2;
 
 __attribute__((always_inline)) inline tl_status CheckXpose(const tl_state *s, unsigned dim0,
                                                            unsigned dim1, unsigned rs1,
@@ -895,11 +954,12 @@ __attribute__((always_inline)) inline tl_status CheckXpose(const tl_state *s, un
         return TL_ERR_TTYPE;
     }
     x->esz = ElementBits(type);
-    uint64_t elements = 1;
-    for (unsigned k = 0; k < 4; ++k) {
-        x->d[k] = (dims >> (8 * k)) & 0xFF;
-        elements *= x->d[k];
-    }
+    /* Written out, not a loop over d: the four stay in host registers. */
+    x->d[0] = dims & 0xFF;
+    x->d[1] = (dims >> 8) & 0xFF;
+    x->d[2] = (dims >> 16) & 0xFF;
+    x->d[3] = (dims >> 24) & 0xFF;
+    const uint64_t elements = uint64_t(x->d[0]) * x->d[1] * x->d[2] * x->d[3];
     if (elements == 0 || elements * x->esz != uint64_t{TL_XPOSE_BYTES} * 8) {
         return TL_ERR_XPOSE_SHAPE;
     }
@@ -911,6 +971,7 @@ __attribute__((always_inline)) inline tl_status CheckXpose(const tl_state *s, un
     }
     x->a = (dim0 & 3) < (dim1 & 3) ? dim0 & 3 : dim1 & 3;
     x->b = (dim0 & 3) < (dim1 & 3) ? dim1 & 3 : dim0 & 3;
+    x->ab = x->a | x->b << 2;
     return TL_OK;
 }
 
@@ -1029,7 +1090,7 @@ __attribute__((always_inline)) inline void XposeInto(tl_state *s, const XposeOp 
     const size_t da = d[a], db = d[b];
 
     /* [2, N, ...] -> [N, 2, ...]: the two registers' runs interleaved. */
-    if (a == 0 && b == 1 && da == 2 && rs1 != 0 && rs2 != 0 && (inner * esz) % 8 == 0) {
+    if (x.ab == kXposeSwap01 && da == 2 && rs1 != 0 && rs2 != 0 && (inner * esz) % 8 == 0) {
         uint8_t *lo = s->reg[rs1], *hi = s->reg[rs2];
         const size_t run = inner * esz / 8;
         if (!in_place) {
@@ -1103,6 +1164,36 @@ tl_status tl_exec_load_pair_xpose(tl_state *s, unsigned rs1, unsigned rs2, const
         LoadPairXposeGathered(s, x, rs1, rs2, p, host1, host2);
     }
     return TL_OK;
+}
+
+tl_status tl_exec_load_pair_xpose_store(tl_state *s, unsigned rs1, unsigned rs2,
+                                        const tl_mem_plan *p, const uint8_t *host1,
+                                        const uint8_t *host2, unsigned dim0, unsigned dim1,
+                                        uint64_t dims, uint8_t *out1, uint8_t *out2)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* The interleave of whole registers ([2, N, ...] swapped to [N, 2, ...]) in one pass. */
+    TL_UNINIT XposeOp x;
+    const tl_status st = CheckXpose(s, dim0, dim1, rs1, rs2, dims, &x);
+    if (st != TL_OK) {
+        return st;
+    }
+    const size_t run_bits = x.d[2] * x.d[3] * x.esz;
+    if (p->whole_reg && x.ab == kXposeSwap01 && x.d[0] == 2 && rs1 != 0 && rs2 != 0 &&
+        run_bits % 8 == 0 && HostUses(TL_HOST_SIMD_AVX512F) &&
+        DispatchInterleaveRun<1024>(run_bits / 8, [&](auto k) {
+            InterleaveStoreAvx512<decltype(k)::value>(s->reg[rs1], s->reg[rs2], host1, host2, out1,
+                                                      out2);
+        })) {
+        return TL_OK;
+    }
+#endif
+    const tl_status done = tl_exec_load_pair_xpose(s, rs1, rs2, p, host1, host2, dim0, dim1, dims);
+    if (done == TL_OK) {
+        tl_store_to_host(s, rs1, p, out1);
+        tl_store_to_host(s, rs2, p, out2);
+    }
+    return done;
 }
 
 tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs)

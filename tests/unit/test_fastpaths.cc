@@ -266,6 +266,129 @@ TEST_F(FastPathTest, LoadPairXposeChangesNothingWhenTheXposeIsIllegal)
     }
 }
 
+/*
+ * tl_exec_load_pair_xpose_store: the five instructions tl.load, tl.load,
+ * tl.xpose, tl.store rs1, tl.store rs2 (docs/isa.md 5.2 and 5.5): the
+ * registers as above, then each stored with the plan (slice i's W bytes to
+ * out + i * P, no other byte of memory written), the first store before
+ * the second.  Interleaves (the one-pass case) and other swaps, whole and
+ * gathered plans, separate outputs and outputs that overlap each other or
+ * the loads' memory.
+ */
+TEST_F(FastPathTest, LoadPairXposeStoreIsTheFiveInstructions)
+{
+    struct LoadShape {
+        uint32_t d0, d1, d2, w;
+        int64_t pitch;
+    } const plans[] = {{32, 1, 32, 32, 32}, {8, 1, 128, 128, 128}, {16, 2, 32, 64, 200}, {20, 1, 48, 48, 48}};
+    const uint32_t types[] = {kInt4, kInt8, kInt16, kInt32};
+    const std::pair<unsigned, unsigned> regs[] = {{1, 2}, {7, 3}, {30, 31}};
+    unsigned cases = 0, interleaves = 0;
+    for (uint32_t ttype : types) {
+        const unsigned e = Bits(ttype);
+        ForEachXposeShape(e, [&](const uint32_t D[4]) {
+            for (unsigned a = 0; a < 4; ++a) {
+                for (unsigned b = a + 1; b < 4; ++b) {
+                    const auto rr = regs[cases % 3];
+                    const LoadShape &ls = plans[(cases / 3) % 4];
+                    const tl_mem_plan plan = *Int8Plan(ls.d0, ls.d1, ls.d2, ls.w, ls.pitch, false, 0);
+                    ASSERT_TRUE(plan.direct);
+                    const uint32_t S = ls.d1 * ls.d2;
+                    const size_t span = size_t(ls.pitch) * (ls.d0 - 1) + ls.w;
+                    Type(ttype);
+                    RandomReg(rr.first);
+                    RandomReg(rr.second);
+                    RandomReg(4);
+                    const Bytes other = Reg(4);
+                    /*
+                     * One buffer: the two loads' spans, then the outputs,
+                     * placed apart, on top of each other, or over the
+                     * second load's span.
+                     */
+                    std::vector<uint8_t> buf(4 * span + 256);
+                    for (uint8_t &byte : buf) byte = uint8_t(rng());
+                    const uint8_t *src[2] = {buf.data(), buf.data() + span + 16};
+                    const unsigned placement = (cases / 12) % 3;
+                    uint8_t *out1 = buf.data() + 2 * span + 64;
+                    uint8_t *out2 = placement == 0   ? out1 + span + 32
+                                    : placement == 1 ? out1 + ls.w / 2
+                                                     : const_cast<uint8_t *>(src[1]);
+                    /* What the ISA gives: the loads and the xpose, then the two stores in order. */
+                    uint8_t in[TL_XPOSE_BYTES] = {};
+                    for (unsigned h = 0; h < 2; ++h) {
+                        for (uint32_t i = 0; i < ls.d0; ++i) {
+                            memcpy(in + h * TL_REG_BYTES + i * S, src[h] + i * ls.pitch, ls.w);
+                        }
+                    }
+                    uint8_t want[TL_XPOSE_BYTES];
+                    XposeReference(want, in, D, a, b, e);
+                    std::vector<uint8_t> want_mem = buf;
+                    for (unsigned h = 0; h < 2; ++h) {
+                        uint8_t *out = want_mem.data() + ((h == 0 ? out1 : out2) - buf.data());
+                        for (uint32_t i = 0; i < ls.d0; ++i) {
+                            memcpy(out + i * ls.pitch, want + h * TL_REG_BYTES + i * S, ls.w);
+                        }
+                    }
+                    const bool interleave = plan.whole_reg && a == 0 && b == 1 && D[0] == 2;
+                    interleaves += interleave;
+                    ASSERT_EQ(tl_exec_load_pair_xpose_store(s(), rr.first, rr.second, &plan, src[0], src[1],
+                                                            b, a, XposeDims(D[0], D[1], D[2], D[3]), out1,
+                                                            out2),
+                              TL_OK);
+                    SCOPED_TRACE(testing::Message() << "ttype " << ttype << " [" << D[0] << "," << D[1]
+                                                    << "," << D[2] << "," << D[3] << "] swap " << a << b
+                                                    << " regs " << rr.first << "," << rr.second
+                                                    << " load shape " << (cases / 3) % 4 << " placement "
+                                                    << placement);
+                    ASSERT_EQ(Reg(rr.first), Bytes(want, want + TL_REG_BYTES));
+                    ASSERT_EQ(Reg(rr.second), Bytes(want + TL_REG_BYTES, want + TL_XPOSE_BYTES));
+                    ASSERT_EQ(buf, want_mem);
+                    ASSERT_TRUE(RegIsAll(0, 0));
+                    ASSERT_EQ(Reg(4), other);
+                    ++cases;
+                }
+            }
+        });
+    }
+    EXPECT_GT(cases, 500u);
+    EXPECT_GT(interleaves, 20u);
+}
+
+/* An illegal xpose of the five changes nothing: no register, no byte of memory. */
+TEST_F(FastPathTest, LoadPairXposeStoreChangesNothingWhenTheXposeIsIllegal)
+{
+    uint8_t mem[4][TL_REG_BYTES];
+    for (auto &m : mem) {
+        for (uint8_t &byte : m) byte = uint8_t(rng());
+    }
+    uint8_t copy[4][TL_REG_BYTES];
+    memcpy(copy, mem, sizeof(mem));
+    const tl_mem_plan plan = *Int8Plan(32, 1, 32, 32, 32, false, 0);
+    ASSERT_TRUE(plan.whole_reg);
+    struct {
+        uint32_t ttype;
+        unsigned rs1, rs2;
+        uint64_t dims;
+        tl_status want;
+    } const cases[] = {
+        {kInt8, 3, 3, XposeDims(2, 64, 16, 1), TL_ERR_XPOSE_SAME_REG},
+        {kInt8, 3, 4, XposeDims(2, 64, 16, 2), TL_ERR_XPOSE_SHAPE},
+        {kInt8, 3, 4, XposeDims(1, 128, 16, 1), TL_ERR_XPOSE_ODD_D0},
+        {0x003, 3, 4, XposeDims(2, 64, 16, 1), TL_ERR_TTYPE},
+    };
+    for (const auto &c : cases) {
+        Type(c.ttype);
+        RandomReg(3);
+        RandomReg(4);
+        const std::unique_ptr<tl_state> before = Snapshot();
+        EXPECT_EQ(tl_exec_load_pair_xpose_store(s(), c.rs1, c.rs2, &plan, mem[0], mem[1], 0, 1, c.dims,
+                                                mem[2], mem[3]),
+                  c.want);
+        EXPECT_TRUE(Unchanged(*before)) << "status " << c.want;
+        EXPECT_EQ(memcmp(mem, copy, sizeof(mem)), 0) << "status " << c.want;
+    }
+}
+
 /* ---- concat / merge ---- */
 
 TEST_F(FastPathTest, ConcatAndMergeMatchTheElementLoop)
