@@ -45,10 +45,9 @@ uint32_t interleave_row_blocks(uint8_t *out, const uint8_t *a, const uint8_t *b,
     Block lo;
     BlockHi hi;
     for (; rows - done >= N; done += N) {
-        io.template load_xpose<0, 1>(lo, a + size_t(done) * RB, hi, b + size_t(done) * RB,
-                                     XposeShape<2, N, RB, 1>{});
-        io.store(out + size_t(done) * 2 * RB, lo);
-        io.store(out + size_t(done) * 2 * RB + 1024, hi);
+        uint8_t *const o = out + size_t(done) * 2 * RB;
+        io.template load_xpose_store<0, 1>(lo, a + size_t(done) * RB, hi, b + size_t(done) * RB,
+                                           XposeShape<2, N, RB, 1>{}, o, o + 1024);
     }
     return done;
 }

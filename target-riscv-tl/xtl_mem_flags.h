@@ -27,4 +27,17 @@
 #define XTL_PAIR_XPOSE_IMM1_SHIFT  16       /* 8 bits: the first load's imm8 */
 #define XTL_PAIR_XPOSE_IMM2_SHIFT  24       /* 8 bits: the second load's */
 
+/*
+ * helper_xtl_load_pair_xpose_store's gprs: the GPRs holding the base
+ * addresses of the two loads, the xpose's dims and the two stores'
+ * bases; its store_imms: the stores' imm8 fields.
+ */
+#define XTL_PAIR_STORE_GPR_LOAD1_SHIFT   0  /* 5 bits each */
+#define XTL_PAIR_STORE_GPR_LOAD2_SHIFT   5
+#define XTL_PAIR_STORE_GPR_DIMS_SHIFT    10
+#define XTL_PAIR_STORE_GPR_STORE1_SHIFT  15
+#define XTL_PAIR_STORE_GPR_STORE2_SHIFT  20
+#define XTL_PAIR_STORE_IMM1_SHIFT        0  /* 8 bits each */
+#define XTL_PAIR_STORE_IMM2_SHIFT        8
+
 #endif

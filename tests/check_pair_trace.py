@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Which path each check of test_pair_xpose (user mode) or test_pair
-(firmware) took, from one stream holding the program's check lines and
-QEMU's xtl_load_pair_xpose trace lines (-trace xtl_load_pair_xpose, the log
-on the same output).  The trace lines a check's runs made come before its
-"ok" line.  Each check's description says what it tests; RULES say which
-outcomes its runs must trace: at least / at most so many "one pass", and
-whether the translator may try at all.  Prints one "ok"/"not ok" line per
-rule ("ok - ...", for tests/tap.sh's relay) and exits 1 when one fails or a
-rule matched no check.
+"""Which path each check of test_pair_xpose or test_pair_store (user mode)
+or test_pair (firmware) took, from one stream holding the program's check
+lines and QEMU's xtl_load_pair_xpose trace lines (-trace
+xtl_load_pair_xpose, the log on the same output).  The trace lines a
+check's runs made come before its "ok" line.  Each check's description says
+what it tests; RULES say which outcomes its runs must trace: at least / at
+most so many of one outcome ("one pass": tl.load, tl.load, tl.xpose run as
+one; "one pass with the two stores": the same and the two tl.store after
+them), and whether the translator may try at all.  Prints one "ok"/"not ok"
+line per rule ("ok - ...", for tests/tap.sh's relay) and exits 1 when one
+fails or a rule matched no check.
 
-  check_pair_trace.py user|firmware|plugin FILE
+  check_pair_trace.py user|user-store|firmware|plugin FILE
 
-plugin: the program ran under a TCG plugin, where the three instructions
-always run one by one: no check's runs may trace an attempt.
+plugin: the program ran under a TCG plugin, where the instructions always
+run one by one: no check's runs may trace an attempt.
 """
 import re
 import sys
@@ -21,7 +23,11 @@ TRACE = re.compile(r"xtl_load_pair_xpose tl\.load, tl\.load, tl\.xpose from 0x[0
                    r"0x[0-9a-f]+: (.*)$")
 CHECK = re.compile(r"^(?:not )?ok(?: \d+)? - (.*)$")
 
-# (description contains, min "one pass", max "one pass" (None: any), traced at all)
+ONE = "one pass"
+STORES = "one pass with the two stores"
+
+# (description contains, min, max (None: any), traced at all[, the outcome counted: ONE unless
+# given])
 RULES = {
     "user": [
         (", in a row:", 1, None, True),
@@ -44,13 +50,38 @@ RULES = {
         ("an xpose of [3,64,16,1]", 0, 0, True),
         ("a load trigger", 0, 0, True),
         ("rewritten to tl.xpose.22", 2, None, True),
+        ("tl.store A; tl.store B, twice", 1, None, True, STORES),
+        ("tl.store A; tl.store B, twice", 0, 0, True),
+        ("the first store's page unmapped", 0, 0, True, STORES),
+        ("the second store's page unmapped", 0, 0, True, STORES),
+        ("the first store's page read-only", 0, 0, True, STORES),
+        ("a store trigger on the first store's", 0, 0, True, STORES),
+        ("a store trigger on the second store's", 0, 0, True, STORES),
+        ("stores rewritten", 2, None, True, STORES),
+        ("stores rewritten", 1, None, True),
+        ("over the function", 0, 0, True, STORES),
+    ],
+    "user-store": [
+        (", in a row: the ISA's registers and stored memory", 1, None, True, STORES),
+        ("with nops between: the same registers", 0, 0, False, STORES),
+        ("overlap:", 1, None, True, STORES),
+        ("the two loads' sources overlap", 0, 0, True, STORES),
+        ("stores' operands:", 1, None, True, STORES),
+        ("trap:", 0, 0, True, STORES),
+        ("then rewritten", 4, None, True, STORES),
+        ("then rewritten", 2, None, True),
+        ("self-modifying code:", 0, 0, True, STORES),
+        ("the second store on the next page", 0, 0, True, STORES),
+        ("the second store on the next page", 1, None, True),
+        ("300 runs of one block", 290, None, True, STORES),
+        ("tl_load_load_xpose_store_store", 18, None, True, STORES),
     ],
 }
 
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in list(RULES) + ["plugin"]:
-        sys.exit("usage: check_pair_trace.py user|firmware|plugin FILE")
+        sys.exit("usage: check_pair_trace.py user|user-store|firmware|plugin FILE")
     rules = RULES.get(sys.argv[1], [("", 0, 0, False)])
     checks = []          # (description, outcomes of the trace lines before it)
     pending = []
@@ -67,7 +98,8 @@ def main():
                 pending = []
     failed = 0
     n = 0
-    for key, lo, hi, traced in rules:
+    for key, lo, hi, traced, *counted in rules:
+        outcome = counted[0] if counted else ONE
         matched = [(d, o) for d, o in checks if key in d]
         if not matched:
             n += 1
@@ -76,12 +108,13 @@ def main():
             continue
         for desc, outcomes in matched:
             n += 1
-            one = outcomes.count("one pass")
+            one = outcomes.count(outcome)
             ok = one >= lo and (hi is None or one <= hi) and (traced or not outcomes)
             failed += not ok
             want = f"at least {lo}" if hi is None else f"{lo}" if lo == hi else f"{lo} to {hi}"
-            others = sorted(set(o for o in outcomes if o != "one pass"))
-            print(f"{'ok' if ok else 'not ok'} - '{desc[:60].rstrip()}': {one} one-pass runs (want {want})"
+            others = sorted(set(o for o in outcomes if o != outcome))
+            runs = "one-pass runs" if outcome == ONE else f"runs '{outcome}'"
+            print(f"{'ok' if ok else 'not ok'} - '{desc[:60].rstrip()}': {one} {runs} (want {want})"
                   f"{'' if traced else ', no attempt'}; {len(outcomes)} traced"
                   f"{' (' + '; '.join(others) + ')' if others else ''}")
     print(f"{n - failed} passed, {failed} failed")

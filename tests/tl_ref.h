@@ -2,8 +2,8 @@
  * References of TL instructions for the test programs (bare-metal,
  * linux-user and the unit tests), written out from docs/isa.md and
  * independent of the code they check: the register an unmasked load of
- * whole bytes gives (5.2) and tl.xpose's element loop (5.5) for 4-, 8-, 16-
- * and 32-bit elements.
+ * whole bytes gives and the memory an unmasked store leaves (5.2), and
+ * tl.xpose's element loop (5.5) for 4-, 8-, 16- and 32-bit elements.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -68,6 +68,19 @@ static inline void load_ref(uint8_t *reg, const uint8_t *base, unsigned d0, unsi
     memset(reg, 0, 1024);
     for (unsigned i = 0; i < d0; i++) {
         memcpy(reg + i * s, base + (long)i * p, w);
+    }
+}
+
+/*
+ * An unmasked store of reg to base (5.2): d0 slices, the w bytes of slice i
+ * from reg + i * s to base + i * p, in increasing i, so that where slices
+ * overlap in memory the highest-numbered one stays.
+ */
+static inline void store_ref(uint8_t *base, const uint8_t *reg, unsigned d0, unsigned s, unsigned w,
+                             long p)
+{
+    for (unsigned i = 0; i < d0; i++) {
+        memmove(base + (long)i * p, reg + i * s, w);
     }
 }
 

@@ -970,6 +970,24 @@ public:
         lo.set_valid_full();
         hi.set_valid_full();
     }
+    /*
+     * load_xpose, then store(out_lo, lo) and store(out_hi, hi), as five
+     * instructions in a row, which TL-QEMU runs in one pass: a transpose
+     * or interleave of two blocks from memory to memory (the registers
+     * hold the result as well).
+     */
+    template <unsigned A, unsigned B, class TLo, class THi, unsigned X0, unsigned X1, unsigned X2, unsigned X3>
+    void load_xpose_store(TLo &lo, const void *rows_lo, THi &hi, const void *rows_hi,
+                          XposeShape<X0, X1, X2, X3> shape, void *out_lo, void *out_hi) const
+    {
+        check_same<TLo>();
+        check_same<THi>();
+        detail::xpose_checks<A, B, TLo, THi, X0, X1, X2, X3>();
+        backend::load_load_xpose_store_store<A, B, TLo::reg, THi::reg>(rows_lo, rows_hi, shape.value,
+                                                                      out_lo, out_hi);
+        lo.set_valid_full();
+        hi.set_valid_full();
+    }
 
 private:
     template <class U>

@@ -141,6 +141,16 @@ inline void load_load_xpose(const void *p1, const void *p2, uint32_t dims)
     xpose<A, B, R1, R2>(dims);
 }
 
+/* load_load_xpose, then tl.store R1 to out1 and tl.store R2 to out2. */
+template <unsigned A, unsigned B, unsigned R1, unsigned R2>
+inline void load_load_xpose_store_store(const void *p1, const void *p2, uint32_t dims, void *out1,
+                                        void *out2)
+{
+    load_load_xpose<A, B, R1, R2>(p1, p2, dims);
+    store<R1, false>(out1);
+    store<R2, false>(out2);
+}
+
 template <unsigned Rd, unsigned Rs, int Imm>
 inline void addi() { detail::check("tl.addi", tl_exec_addi(&state(), Rd, Rs, Imm)); }
 

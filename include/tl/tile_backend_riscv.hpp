@@ -107,6 +107,13 @@ inline void load_load_xpose(const void *p1, const void *p2, uint32_t dims)
     tl_load_load_xpose(A, B, R1, R2, p1, p2, dims);
 }
 
+template <unsigned A, unsigned B, unsigned R1, unsigned R2>
+inline void load_load_xpose_store_store(const void *p1, const void *p2, uint32_t dims, void *out1,
+                                        void *out2)
+{
+    tl_load_load_xpose_store_store(A, B, R1, R2, p1, p2, dims, out1, out2);
+}
+
 template <unsigned Rd, unsigned Rs, int Imm>
 inline void addi() { tl_addi(Rd, Rs, Imm); }
 

@@ -131,6 +131,9 @@
 #define TL__GPR_ADDR  5
 #define TL__GPR_ARG   6
 #define TL__GPR_ADDR2 7
+/* t3 = x28, t4 = x29: the two store addresses of tl_load_load_xpose_store_store. */
+#define TL__GPR_ADDR3 28
+#define TL__GPR_ADDR4 29
 
 /*
  * The word is emitted as the fields of `.insn r` (opcode, funct3, funct7, and
@@ -181,6 +184,39 @@
                          TL__INSN_FIELDS(TL_ENC_XPOSE(TL_ENG_RESHAPE, a, b, tlrs1, tlrs2, TL__GPR_ARG)), \
                          "r"(tl__addr), "r"(tl__addr2), "r"(tl__arg)                 \
                      : "memory");                                                  \
+} while (0)
+/*
+ * tl_load_load_xpose, then tl.store tlrs1, 0(out1); tl.store tlrs2,
+ * 0(out2): five words in a row, which TL-QEMU runs in one pass (a 2 KiB
+ * interleave or transpose from memory to memory that leaves the result in
+ * the two registers as well).  Operands %0 (the opcode) and %1, %2 (the
+ * funct3 of the memory words and of the xpose) are shared, as an asm
+ * statement takes at most 30.
+ */
+#define TL__INSN_R_FIELDS4(word)                                                    \
+    "n"(((word) >> 25) & 0x7fu), "n"(((word) >> 7) & 31u), "n"(((word) >> 15) & 31u), \
+    "n"(((word) >> 20) & 31u)
+#define tl_load_load_xpose_store_store(a, b, tlrs1, tlrs2, ptr1, ptr2, dims, out1, out2) do { \
+    register const void *tl__addr __asm__("t0") = (const void *)(ptr1);            \
+    register const void *tl__addr2 __asm__("t2") = (const void *)(ptr2);           \
+    register unsigned long tl__arg __asm__("t1") = (unsigned long)(dims);          \
+    register void *tl__addr3 __asm__("t3") = (void *)(out1);                       \
+    register void *tl__addr4 __asm__("t4") = (void *)(out2);                       \
+    __asm__ volatile(".insn r %0, %1, %3, x%4, x%5, x%6\n\t"                        \
+                     ".insn r %0, %1, %7, x%8, x%9, x%10\n\t"                       \
+                     ".insn r %0, %2, %11, x%12, x%13, x%14\n\t"                    \
+                     ".insn r %0, %1, %15, x%16, x%17, x%18\n\t"                    \
+                     ".insn r %0, %1, %19, x%20, x%21, x%22"                        \
+                     : : "n"(TL_OPCODE & 0x7fu),                                    \
+                         "n"((TL_ENC_MEM(TL_ENG_LOAD, 0, 0, tlrs1, 0, TL__GPR_ADDR) >> 12) & 7u), \
+                         "n"((TL_ENC_XPOSE(TL_ENG_RESHAPE, a, b, tlrs1, tlrs2, TL__GPR_ARG) >> 12) & 7u), \
+                         TL__INSN_R_FIELDS4(TL_ENC_MEM(TL_ENG_LOAD, 0, 0, tlrs1, 0, TL__GPR_ADDR)), \
+                         TL__INSN_R_FIELDS4(TL_ENC_MEM(TL_ENG_LOAD, 0, 0, tlrs2, 0, TL__GPR_ADDR2)), \
+                         TL__INSN_R_FIELDS4(TL_ENC_XPOSE(TL_ENG_RESHAPE, a, b, tlrs1, tlrs2, TL__GPR_ARG)), \
+                         TL__INSN_R_FIELDS4(TL_ENC_MEM(TL_ENG_STORE, 1, 0, tlrs1, 0, TL__GPR_ADDR3)), \
+                         TL__INSN_R_FIELDS4(TL_ENC_MEM(TL_ENG_STORE, 1, 0, tlrs2, 0, TL__GPR_ADDR4)), \
+                         "r"(tl__addr), "r"(tl__addr2), "r"(tl__arg), "r"(tl__addr3), "r"(tl__addr4) \
+                     : "memory");                                                   \
 } while (0)
 #define tl_addi(tlrd, tlrs, imm8)  TL__INSN(TL_ENC_ADDI(TL_ENG_COMP, tlrd, tlrs, imm8))
 #define tl_muls(tlrd, tlrs, scalar) TL__INSN_ARG(TL_ENC_MULS(TL_ENG_COMP, tlrd, tlrs, TL__GPR_ARG), scalar)

@@ -22,11 +22,16 @@ Besides single instructions, "seq.load.load.xpose" cases run the three-word
 sequence tl.load; tl.load; tl.xpose (the second source relative to the first or
 independent, overlapping or not, masked, strided, faulting in any of the three
 words), which QEMU translates into one fused pass; the trapping word's index is
-compared too.  Warm cases first access their memory from the same translation
-block address, so QEMU's TLB-hit inline paths and the fused path run, not only
-the first-touch helper path; the run counts the xtl_load_pair_xpose trace
-events ("one pass") and fails when the directed cases that qualify for the
-fused path did not all take it, or when no random warm sequence did.
+compared too.  "seq.load.load.xpose.store.store" cases add tl.store A; tl.store B
+(t3, t4: over the sources, each other, or memory of their own; faulting or not),
+which QEMU runs in the same pass; the memory each store may write is compared
+(two spans) besides the whole TL state.  Warm cases first access their memory
+(and the first store's) from the same translation block address, so QEMU's
+TLB-hit inline paths and the fused paths run, not only the first-touch helper
+path; the run counts the xtl_load_pair_xpose trace events ("one pass", "one pass
+with the two stores") and fails when the directed cases that qualify for a fused
+path did not all take it (and no other did), or when no random warm sequence of
+either kind did.
 
 Prints the seed, counts per
 instruction kind and outcome, details of at most 20 mismatches (with a replay
@@ -63,22 +68,23 @@ import tlref as T  # noqa: E402
 
 HDR_FMT = "<8sIIIIQIIII"
 PROT_FMT = "<IIII"
-CASE_FMT = "<IIQQ8QB7B8HQQIIQ"
+CASE_FMT = "<IIQQ8QB7B8HQQIIQIIQQQQ"
 RES_FMT = "<iIQ9Q32QQIiii"
 assert struct.calcsize(HDR_FMT) == 48
-assert struct.calcsize(CASE_FMT) == 144
+assert struct.calcsize(CASE_FMT) == 184
 assert struct.calcsize(RES_FMT) == 368
-MAGIC = b"TLDIFF03"
-FORMAT_VERSION = 3
+MAGIC = b"TLDIFF04"
+FORMAT_VERSION = 4
 NUM_TL_REGS = 32
 MAX_REGS = 7
 NO_POOL = 0xFFFF
-CF_T0_REL, CF_MEMCHK, CF_TINIT, CF_T2_REL, CF_WARM = 1, 2, 4, 8, 16
+CF_T0_REL, CF_MEMCHK, CF_TINIT, CF_T2_REL, CF_WARM, CF_T3_REL, CF_T4_REL = 1, 2, 4, 8, 16, 32, 64
 CF_TINIT_SHIFT = 16                     # tinit value written after the CSRs (8 bits)
 CF_FRM_SHIFT, CF_NOPS_SHIFT = 8, 12     # frm (3 bits), nops before the word (2 bits)
 RF_STRAY, RF_BAD_PC, RF_GPR, RF_FRM = 1, 2, 4, 8
-RF_INSN_SHIFT = 8                        # which word of a sequence trapped (2 bits)
+RF_INSN_SHIFT = 8                        # which word of a sequence trapped (3 bits)
 SEQ_KIND = "seq.load.load.xpose"
+SEQ5_KIND = "seq.load.load.xpose.store.store"
 HF_DUMP = 1
 
 SIGILL, SIGBUS, SIGSEGV = 4, 7, 11
@@ -347,14 +353,22 @@ def make_arena(seed):
 
 class Case:
     __slots__ = ("word", "flags", "t0", "t1", "csr", "regs", "span", "note", "tinit", "more", "t2",
-                 "fuses")
+                 "fuses", "more2", "t3", "t4", "span2", "fuses5")
 
-    def __init__(self, word, csr, regs, t0=0, t1=0, flags=0, span=(0, 0), note="", more=(), t2=0):
+    def __init__(self, word, csr, regs, t0=0, t1=0, flags=0, span=(0, 0), note="", more=(), t2=0,
+                 more2=(), t3=0, t4=0, span2=(0, 0)):
         self.word = word & 0xFFFFFFFF
         # a sequence: the two words run after word (tl.load, tl.xpose), t2 its third address register
         self.more = tuple(w & 0xFFFFFFFF for w in more)
         self.t2 = t2 & MASK64
-        self.fuses = False          # directed: QEMU is to run the sequence in one pass
+        # a five-word sequence: the two tl.store after those, t3 and t4 their usual bases, span2
+        # the second store's memory (span the first's)
+        self.more2 = tuple(w & 0xFFFFFFFF for w in more2)
+        self.t3 = t3 & MASK64
+        self.t4 = t4 & MASK64
+        self.span2 = span2
+        self.fuses = False          # directed: QEMU is to run the three words in one pass
+        self.fuses5 = False         # directed: QEMU is to run the five words in one pass
         self.csr = [v & MASK64 for v in csr]
         self.regs = regs            # [(tlreg, pool index or NO_POOL)]
         self.t0 = t0 & MASK64
@@ -372,8 +386,16 @@ class Case:
         if self.tinit is not None:
             flags |= CF_TINIT | (self.tinit & 0xFF) << CF_TINIT_SHIFT
         more = list(self.more) + [0] * (2 - len(self.more))
+        more2 = list(self.more2) + [0] * (2 - len(self.more2))
         return struct.pack(CASE_FMT, self.word, flags, self.t0, self.t1, *self.csr,
-                           len(regs), *rn, *pl, self.span[0], self.span[1], *more, self.t2)
+                           len(regs), *rn, *pl, self.span[0], self.span[1], *more, self.t2,
+                           *more2, self.t3, self.t4, self.span2[0], self.span2[1])
+
+    def copy(self, flags):
+        """The same case with other flags (the sequences' warm twins, the tinit variants)."""
+        return Case(self.word, self.csr, self.regs, t0=self.t0, t1=self.t1, flags=flags,
+                    span=self.span, more=self.more, t2=self.t2, more2=self.more2, t3=self.t3,
+                    t4=self.t4, span2=self.span2)
 
     def t0_abs(self):
         return (self.t0 + ARENA) & MASK64 if self.flags & CF_T0_REL else self.t0
@@ -381,12 +403,25 @@ class Case:
     def t2_abs(self):
         return (self.t2 + ARENA) & MASK64 if self.flags & CF_T2_REL else self.t2
 
+    def t3_abs(self):
+        return (self.t3 + ARENA) & MASK64 if self.flags & CF_T3_REL else self.t3
+
+    def t4_abs(self):
+        return (self.t4 + ARENA) & MASK64 if self.flags & CF_T4_REL else self.t4
+
+    def gprs(self):
+        return {5: self.t0_abs(), 6: self.t1, 7: self.t2_abs(), 28: self.t3_abs(),
+                29: self.t4_abs()}
+
+    def spans(self):
+        return [sp for sp in (self.span, self.span2) if sp[1] > sp[0]]
+
     def words(self):
-        return (self.word,) + self.more
+        return (self.word,) + self.more + self.more2
 
 
 def case_kind(case):
-    return SEQ_KIND if case.more else kind_of(case.word)
+    return SEQ5_KIND if case.more2 else SEQ_KIND if case.more else kind_of(case.word)
 
 
 def case_disasm(case):
@@ -411,7 +446,7 @@ def kind_of(word):
 KIND_ORDER = ["tl.load", "tl.mload", "tl.store", "tl.mstore",
               "tl.concat.0", "tl.concat.1", "tl.concat.2",
               "tl.merge.0", "tl.merge.1", "tl.merge.2", "tl.xpose", "tl.addi", "tl.muls",
-              "tl.fillpad.zero", "tl.fillpad.min", "tl.fillpad.max", "reserved", SEQ_KIND]
+              "tl.fillpad.zero", "tl.fillpad.min", "tl.fillpad.max", "reserved", SEQ_KIND, SEQ5_KIND]
 
 
 class Gen:
@@ -850,6 +885,10 @@ class Gen:
                     note=note, more=(w2, w3), t2=t2)
 
     def random_seq(self):
+        return self.seq_case(*self.random_seq_params())
+
+    def random_seq_params(self):
+        """The arguments of seq_case for a random sequence, mostly as the tile API issues it."""
         r = self.r
         if r.random() < 0.6:
             # as the tile API issues it: D0 <= 32 slices of W bytes that make one register
@@ -895,8 +934,115 @@ class Gen:
         xr1, xr2 = ((tlr1, tlr2) if c < 0.85 else (tlr2, tlr1) if c < 0.92 else
                     tuple(r.sample(range(32), 2)))
         f5 = r.randrange(16) if r.random() < 0.95 else r.randrange(16, 32)
-        return self.seq_case(ttype, tshape, w, stride, imm1, imm2, tlr1, tlr2, placement1, second,
-                             dims_val, f5, xr1, xr2)
+        return (ttype, tshape, w, stride, imm1, imm2, tlr1, tlr2, placement1, second, dims_val, f5,
+                xr1, xr2)
+
+    # -- ... and tl.store A; tl.store B after them --------------------------
+    def seq5_case(self, seq_args, st1, st2, sregs=None, imms=(0, 0), bases=(28, 29),
+                  canonical=False, note=""):
+        """seq_case(*seq_args, canonical), then tl.store sregs[0], imms[0](x[bases[0]]);
+        tl.store sregs[1], imms[1](x[bases[1]]) (sregs: the xpose's registers unless given;
+        bases: t3, t4 or the loads' t0, t2).  st1, st2 place t3 and t4: a placement of mem_case
+        for a store, ("from1", d) (t0 + d), ("from2", d) (t2 + d) or, for t4, ("from3", d)
+        (t3 + d).  A relative placement whose store would leave the mapped window becomes
+        "clean"."""
+        c = self.seq_case(*seq_args, canonical=canonical, note=note)
+        ttype, tshape, width, stride = seq_args[0], seq_args[1], seq_args[2], seq_args[3]
+        xr1, xr2 = seq_args[12], seq_args[13]
+        eng = (lambda name: DEFAULT_ENGINE.get(name, 3)) if canonical else self.engine
+        sr = sregs or (xr1, xr2)
+        d0 = (tshape >> 16) & 0xFF
+        w, p = width & 0xFFFFFFFF, T.sext(stride & 0xFFFFFFFF, 32)
+        sane = 1 <= w <= 1024 and d0 >= 1
+        flags = c.flags
+        vals = {5: c.t0, 7: c.t2}
+        rel = {5: bool(flags & CF_T0_REL), 7: bool(flags & CF_T2_REL)}
+        for k, (st, gpr, relflag) in enumerate(((st1, 28, CF_T3_REL), (st2, 29, CF_T4_REL))):
+            simm = T.sext(imms[k] & 0xFF, 8)
+            offs = [simm * w + i * p for i in range(min(d0, 32))] if sane else [0]
+            lo, hi = min(offs), max(offs) + (w if sane else 1)
+            if isinstance(st, tuple) and st[0] in ("from1", "from2", "from3"):
+                src = {"from1": 5, "from2": 7, "from3": 28}[st[0]]
+                v = (vals[src] + st[1]) & MASK64
+                a = (v + ARENA) & MASK64 if rel[src] else v
+                if rel[src] and MAP_BASE <= a + lo and a + hi <= MAP_END:
+                    vals[gpr], rel[gpr] = v, True
+                    continue
+                st = "clean"
+            other = self.mem_case("tl.store", ttype, tshape, width, stride, 0xFFFFFFFF, imms[k],
+                                  sr[k], st)
+            vals[gpr], rel[gpr] = other.t0, bool(other.flags & CF_T0_REL)
+        for gpr, relflag in ((28, CF_T3_REL), (29, CF_T4_REL)):
+            flags = flags | relflag if rel[gpr] else flags & ~relflag
+        words = tuple(T.encode_store(sr[k], imms[k] & 0xFF, bases[k], engine=eng("tl.store"))
+                      for k in range(2))
+        spans = []
+        for k in range(2):
+            b = (vals[bases[k]] + ARENA) & MASK64 if rel[bases[k]] else vals[bases[k]]
+            simm = T.sext(imms[k] & 0xFF, 8)
+            if sane:
+                addrs = [(b + simm * w + i * p) & MASK64 for i in range(min(d0, 32))]
+                lo, hi = min(addrs) - 64, max(addrs) + w + 64
+            else:
+                lo, hi = b - 64, b + 64 + min(w, 4096)
+            lo, hi = max(lo, ARENA), min(hi, GUARD_HI)
+            spans.append((lo, hi) if lo < hi else (0, 0))
+        regs = self.regs_with_witnesses(sorted({seq_args[6], seq_args[7], xr1, xr2} | set(sr)),
+                                        ttype)
+        return Case(c.word, c.csr, regs, t0=c.t0, t1=c.t1, flags=flags, span=spans[0],
+                    note=note, more=c.more, t2=c.t2, more2=words, t3=vals[28], t4=vals[29],
+                    span2=spans[1])
+
+    def random_seq5(self):
+        r = self.r
+        if r.random() < 0.5:
+            return self.random_seq5_tile()
+        args = self.random_seq_params()
+        xr1, xr2 = args[12], args[13]
+        c = r.random()
+        st1 = (("from1", 0) if c < 0.12 else ("from2", 0) if c < 0.2 else
+               ("from1", r.choice([32, 64, -512, 1024, 2048, 4096])) if c < 0.35 else
+               "clean" if c < 0.88 else r.choice(["lastfault", "hole", "ro", "far", "random"]))
+        c = r.random()
+        st2 = (("from3", r.choice([0, 32, 512, 1024, 2048, -1024])) if c < 0.45 else
+               ("from2", 0) if c < 0.53 else ("from1", 0) if c < 0.58 else
+               "clean" if c < 0.88 else r.choice(["lastfault", "hole", "ro", "far", "random"]))
+        c = r.random()
+        sregs = ((xr1, xr2) if c < 0.85 else (xr2, xr1) if c < 0.9 else (xr1, xr1) if c < 0.93
+                 else (r.randrange(32), r.randrange(32)))
+        imms = tuple(0 if r.random() < 0.7 else r.randrange(-4, 5) for _ in range(2))
+        bases = (28 if r.random() < 0.92 else r.choice([5, 7]),
+                 29 if r.random() < 0.92 else r.choice([28, 7]))
+        return self.seq5_case(args, st1, st2, sregs=sregs, imms=imms, bases=bases)
+
+    def random_seq5_tile(self):
+        """Five words as the tile API issues them: a valid type, D0 slices of W bytes that make
+        a register, a legal xpose, the sources and outputs in the arena's first run of
+        read-write pages (below HOLE), the stores of the xpose's registers at outputs of their
+        own or over the sources."""
+        r = self.r
+        ttype = r.choice(TTYPE_LIST)
+        esz = esz_of(ttype)
+        w = r.choice([32, 64, 128, 256, 512, 1024])
+        d0 = 1024 // w
+        epr = w * 8 // esz
+        d1 = r.choice([k for k in (1, 2, 4, 8) if epr % k == 0 and epr // k <= 255] or [1])
+        d2 = epr // d1
+        if d2 > 255:
+            d1, d2 = epr // 128, 128
+        stride = w if r.random() < 0.7 else 2 * w
+        tlr1, tlr2 = r.sample(range(1, 32), 2)
+        second = "adjacent" if r.random() < 0.3 else ("rel", r.randrange(0x2000, 0x3800))
+        args = (ttype, self.shape_val((d0, d1, d2)), w, stride, 0, 0, tlr1, tlr2,
+                ("rel", r.randrange(0, 0x1800)), second, self.dims_val(self.xpose_dims(esz)),
+                r.randrange(16), tlr1, tlr2)
+        c = r.random()
+        st1 = ("from1", 0) if c < 0.15 else ("from2", 0) if c < 0.25 else \
+            ("from1", r.randrange(0x4000, 0x4800))
+        st2 = ("from2", 0) if st1 == ("from1", 0) else \
+            ("from3", r.choice([1024, 2048, 0, 512, -1024, 3 * w]))
+        imms = tuple(0 if r.random() < 0.8 else r.choice([-1, 1]) for _ in range(2))
+        return self.seq5_case(args, st1, st2, imms=imms)
 
     # -- concat / merge -----------------------------------------------------
     def move_case(self, merge, dim, ttype, shape, m1, m2, rd, rs1, rs2, eng=None,
@@ -1208,7 +1354,7 @@ RANDOM_KINDS = [("tl.load", 8), ("tl.mload", 8), ("tl.store", 8), ("tl.mstore", 
                 ("tl.merge.0", 4), ("tl.merge.1", 4), ("tl.merge.2", 4),
                 ("tl.xpose", 10), ("tl.addi", 8), ("tl.muls", 8),
                 ("tl.fillpad.zero", 4), ("tl.fillpad.min", 4), ("tl.fillpad.max", 4),
-                ("reserved", 3), (SEQ_KIND, 6)]
+                ("reserved", 3), (SEQ_KIND, 6), (SEQ5_KIND, 6)]
 _KIND_CUM = []
 _acc = 0
 for _k, _w in RANDOM_KINDS:
@@ -1229,15 +1375,15 @@ def random_case(seed, index, pool_by_type):
     # half of the memory instructions (most sequences) after an access to their
     # memory, as in a program: QEMU's inline and fused paths then apply
     kind = case_kind(c)
-    if kind in ("tl.load", "tl.mload", "tl.store", "tl.mstore", SEQ_KIND) and \
-            rnd.random() < (0.8 if kind == SEQ_KIND else 0.5):
+    if kind in ("tl.load", "tl.mload", "tl.store", "tl.mstore", SEQ_KIND, SEQ5_KIND) and \
+            rnd.random() < (0.8 if kind in (SEQ_KIND, SEQ5_KIND) else 0.5):
         c.flags |= CF_WARM
     if rnd.random() < 0.1:
         # some CSRs uninitialized (or cleared to 0) through tinit; memory
         # instructions keep the width and stride the case was placed with
         # (their defaults would move the access off the checked span)
         c.tinit = rnd.getrandbits(8)
-        if case_kind(c) in ("tl.load", "tl.mload", "tl.store", "tl.mstore", SEQ_KIND):
+        if case_kind(c) in ("tl.load", "tl.mload", "tl.store", "tl.mstore", SEQ_KIND, SEQ5_KIND):
             c.tinit |= 0x60
     return c
 
@@ -1254,6 +1400,8 @@ def random_case_body(rnd, pool_by_type):
         return g.random_xpose()
     if kind == SEQ_KIND:
         return g.random_seq()
+    if kind == SEQ5_KIND:
+        return g.random_seq5()
     if kind == "tl.addi":
         return g.random_addi()
     if kind == "tl.muls":
@@ -1534,8 +1682,7 @@ def directed_cases(pool_by_type):
                        regs[1], p1, second, Gen.dims_val(dims), f5, *(xregs or regs),
                        canonical=True)
         add(c, note)
-        w = Case(c.word, c.csr, c.regs, t0=c.t0, t1=c.t1, flags=(c.flags & 0xFF) | CF_WARM,
-                 more=c.more, t2=c.t2)
+        w = c.copy((c.flags & 0xFF) | CF_WARM)
         w.fuses = fuses
         add(w, note + ", after an access to the first source")
 
@@ -1565,6 +1712,77 @@ def directed_cases(pool_by_type):
         note="slices 512 bytes apart")
     seq(i8, 64, SRC2, X["01"], [2, 16, 64, 1], stride=-32, note="slices in decreasing addresses")
 
+    # ---------------- the same, then tl.store A; tl.store B ----------------
+    # What the tile API's tl_load_load_xpose_store_store issues, and the ways it
+    # can differ from it.  The sources at 0x1000 and 0x5000 and the stores at
+    # 0x2400 and 0x6400 lie in one run of read-write pages (below HOLE), the
+    # memory QEMU finds accessible after the warm-up's access.
+    def seq5(ttype, rb, second, f5, dims, st1=("rel", 0x2400), st2=("rel", 0x6400), regs=(3, 4),
+             xregs=None, sregs=None, imms=(0, 0), bases=(28, 29), stride=None,
+             p1=("rel", 0x1000), fuses5=False, fuses=False, note=""):
+        """As seq, with the stores; QEMU runs the warm case's five words in one pass when
+        fuses5, its first three when fuses."""
+        tshape = g.shape_val((32, 1, 256 // esz_of(ttype)))
+        args = (ttype, tshape, 32, 32 if stride is None else stride, 0, 0, regs[0], regs[1], p1,
+                second, Gen.dims_val(dims), f5, *(xregs or regs))
+        c = g.seq5_case(args, st1, st2, sregs=sregs, imms=imms, bases=bases, canonical=True)
+        add(c, note)
+        w = c.copy((c.flags & 0xFF) | CF_WARM)
+        w.fuses5, w.fuses = fuses5, fuses
+        add(w, note + ", after an access to the first source and the first store's memory")
+
+    for rb in (8, 16, 32, 128):
+        n = 1024 // rb
+        seq5(i8, rb, SRC2, X["01"], [2, n, rb, 1], fuses5=True,
+             note="five words: interleave of rows of %d bytes, stored apart" % rb)
+    seq5(i8, 16, "adjacent", X["01"], [2, 64, 16, 1], st2=("from3", 1024), fuses5=True,
+         note="five words: adjacent sources, adjacent outputs")
+    for ab in ("01", "02", "03", "12", "13", "23"):
+        seq5(i16, 64, SRC2, X[ab], [4, 8, 4, 8], fuses5=True,
+             note="five words: tl.xpose.%s, stored apart" % ab)
+    seq5(i8, 64, SRC2, X["01"], [32, 64, 1, 1], fuses5=True, note="five words: a 32 x 64 transpose")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st2=("from3", 512), fuses5=True,
+         note="five words: the second store over the upper half of the first")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st2=("from3", -512), fuses5=True,
+         note="five words: the second store over the lower half of the first")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st2=("from3", 0), fuses5=True,
+         note="five words: both stores to one address")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st1=("from1", 0), st2=("from2", 0), fuses5=True,
+         note="five words: each store over its own load's source (in place)")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st1=("from2", 0), st2=("from1", 0), fuses5=True,
+         note="five words: each store over the other load's source")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st1=("from2", 200), st2=("from1", -300),
+         fuses5=True, note="five words: the stores over parts of both sources")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], imms=(3, -2), fuses5=True,
+         note="five words: tl.store A, 3(t3); tl.store B, -2(t4)")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st2=("from3", 2048), bases=(29, 28), fuses5=True,
+         note="five words: tl.store A, 0(t4); tl.store B, 0(t3)")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], imms=(64, 64), bases=(5, 7), fuses5=True,
+         note="five words: tl.store A, 64(t0); tl.store B, 64(t2)")
+    seq5(i8, 64, ("rel", 0x4000), X["01"], [2, 16, 64, 1], stride=512, p1=("rel", 0),
+         st1=("from1", 32), st2=("from2", 64), fuses5=True,
+         note="five words: slices 512 bytes apart, stored between the sources' slices")
+    hole, ro, guard = HOLE - ARENA, RO - ARENA, GUARD_HI - ARENA
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st1=("rel", hole - 512),
+         note="five words: the first store half-way into an inaccessible page")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st1=("rel", ro + 16),
+         note="five words: the first store to a read-only page")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st2=("rel", hole + 100),
+         note="five words: the second store to an inaccessible page")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st2=("rel", guard - 256),
+         note="five words: the second store reaches the upper guard page")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], st2=("abs", 1 << 62),
+         note="five words: the second store to an address never mapped")
+    seq5(i8, 16, ("rel", hole - 100), X["01"], [2, 64, 16, 1],
+         note="five words: the second load faults")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 32, 1], note="five words: the xpose's dimensions do not make 2 KiB")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], sregs=(4, 4), fuses=True,
+         note="five words: the first store of B (three words run as one, the stores apart)")
+    seq5(i8, 16, SRC2, X["01"], [2, 64, 16, 1], sregs=(3, 9), fuses=True,
+         note="five words: the second store of another register")
+    seq5(i8, 16, ("delta", 64), X["01"], [2, 64, 16, 1],
+         note="five words: the second source overlaps the first")
+
     # The first case of each kind again with CSRs left uninitialized through
     # tinit: all of them, and each of 0x801-0x807 alone.
     first = {}
@@ -1575,8 +1793,7 @@ def directed_cases(pool_by_type):
             continue
         c = first[k]
         for tinit in [0x01] + [0xFF & ~(1 << i) for i in range(1, 8)]:
-            v = Case(c.word, c.csr, c.regs, t0=c.t0, t1=c.t1, flags=c.flags & 0xFF, span=c.span,
-                     more=c.more, t2=c.t2)
+            v = c.copy(c.flags & 0xFF)
             v.tinit = tinit
             add(v, "%s with tinit=0x%02x" % (c.note, tinit))
     return cases
@@ -1624,7 +1841,7 @@ def model_run(env, case, want_bytes=False):
         if ins is not None and ins.name in ("tl.store", "tl.mstore"):
             mem = env.mem.copy()
     sig, addr, reason, at = 0, 0, "", 0
-    gpr = {5: case.t0_abs(), 6: case.t1, 7: case.t2_abs()}
+    gpr = case.gprs()
     try:
         for at, w in enumerate(case.words()):
             T.execute(st, mem, w, gpr)
@@ -1639,8 +1856,8 @@ def model_run(env, case, want_bytes=False):
     hashes = [reg_hash(r, b) for r, b in enumerate(regs)]
     span = b""
     mhash = 0
-    if case.span[1] > case.span[0]:
-        span = b"".join(mem.read(a, n) for a, n in readable_segments(*case.span))
+    if case.spans():
+        span = b"".join(mem.read(a, n) for sp in case.spans() for a, n in readable_segments(*sp))
         mhash = hash_bytes(span)
     out = (sig, addr, csrs, hashes, mhash, at if sig else 0)
     if want_bytes:
@@ -1667,22 +1884,24 @@ def write_case_file(path, env, cases, dump=False):
 
 
 FUSED_TRACE = "xtl_load_pair_xpose"
-FUSED_OUTCOME = ": one pass"
+FUSED_OUTCOMES = (": one pass", ": one pass with the two stores")
 
 
 def run_guest(qemu, guest, case_path, res_path, timeout):
-    """Returns (ok, message, the number of sequences QEMU's trace says it ran in one pass)."""
+    """Returns (ok, message, [the number of three-word, five-word sequences QEMU's trace says
+    it ran in one pass])."""
     try:
         p = subprocess.run([qemu, "-trace", FUSED_TRACE, "-cpu", "rv64,xtl=on", guest, case_path,
                             res_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=timeout)
     except subprocess.TimeoutExpired:
-        return False, "qemu timed out after %d s" % timeout, 0
+        return False, "qemu timed out after %d s" % timeout, [0, 0]
     except OSError as e:
-        return False, "cannot run %s: %s" % (qemu, e), 0
+        return False, "cannot run %s: %s" % (qemu, e), [0, 0]
     err = p.stderr.decode(errors="replace")
-    fused = sum(1 for line in err.splitlines()
-                if line.startswith(FUSED_TRACE + " ") and line.endswith(FUSED_OUTCOME))
+    fused = [sum(1 for line in err.splitlines()
+                 if line.startswith(FUSED_TRACE + " ") and line.endswith(outcome))
+             for outcome in FUSED_OUTCOMES]
     if p.returncode != 0:
         return False, "guest exited with status %d: %s" % (
             p.returncode, (err + p.stdout.decode(errors="replace")).strip()[-2000:]), fused
@@ -1738,9 +1957,9 @@ def compare(case, exp, got):
         errs.append("arena bytes outside the expected span changed")
     if got["flags"] & RF_BAD_PC:
         errs.append("signal raised at a pc other than the tested instruction")
-    elif sig and got["sig"] == sig and (got["flags"] >> RF_INSN_SHIFT) & 3 != at:
+    elif sig and got["sig"] == sig and (got["flags"] >> RF_INSN_SHIFT) & 7 != at:
         errs.append("signal raised by word %d, the model's is word %d" % (
-            (got["flags"] >> RF_INSN_SHIFT) & 3, at))
+            (got["flags"] >> RF_INSN_SHIFT) & 7, at))
     for i in range(9):
         if got["csr"][i] != csrs[i]:
             errs.append("csr %s read back: model 0x%x, qemu 0x%x" % (
@@ -1750,8 +1969,11 @@ def compare(case, exp, got):
         if got["hash"][r] != hashes[r]:
             errs.append("tl%d contents differ%s" % (r, "" if r in named else
                                                      " (a register the case did not name)"))
-    if case.span[1] > case.span[0] and got["mhash"] != mhash:
-        errs.append("memory span [0x%x, 0x%x) differs" % case.span)
+    if case.spans() and got["mhash"] != mhash:
+        errs.append("memory span%s %s differ%s" % (
+            "s" if len(case.spans()) > 1 else "",
+            " and ".join("[0x%x, 0x%x)" % sp for sp in case.spans()),
+            "" if len(case.spans()) > 1 else "s"))
     return errs
 
 
@@ -1814,15 +2036,18 @@ def describe_case(case, env):
         lines.append("  what: %s" % case.note)
     lines.append("  csrs: " + " ".join("%s=0x%x" % (n, v) for n, v in zip(CSR_SHORT, case.csr))
                  + ("" if case.tinit is None else ", then tinit=0x%02x" % case.tinit))
-    lines.append("  t0=0x%x%s t1=0x%x%s frm=%d nops=%d" % (
+    lines.append("  t0=0x%x%s t1=0x%x%s%s frm=%d nops=%d" % (
         case.t0_abs(), " (arena+0x%x)" % case.t0 if case.flags & CF_T0_REL else "", case.t1,
         "" if not case.more else " t2=0x%x%s" % (
             case.t2_abs(), " (arena+0x%x)" % case.t2 if case.flags & CF_T2_REL else ""),
+        "" if not case.more2 else " t3=0x%x%s t4=0x%x%s" % (
+            case.t3_abs(), " (arena+0x%x)" % case.t3 if case.flags & CF_T3_REL else "",
+            case.t4_abs(), " (arena+0x%x)" % case.t4 if case.flags & CF_T4_REL else ""),
         (case.flags >> CF_FRM_SHIFT) & 7, (case.flags >> CF_NOPS_SHIFT) & 3))
     lines.append("  regs: " + ", ".join("tl%d<-%s" % (r, "zero" if p == NO_POOL else "pool[%d]" % p)
                                         for r, p in case.regs) + ", the others background")
-    if case.span[1] > case.span[0]:
-        lines.append("  checked memory span: [0x%x, 0x%x)" % case.span)
+    for sp in case.spans():
+        lines.append("  checked memory span: [0x%x, 0x%x)" % sp)
     return "\n".join(lines)
 
 
@@ -1873,10 +2098,11 @@ def detail_report(cases_idx, cases, env, opts, label):
             d = byte_diff(exp[6][r], g["regs"][r])
             if d:
                 print("  tl%d: %s" % (r, "; ".join(d)))
-        if c.span[1] > c.span[0]:
+        if c.spans():
             d = byte_diff(exp[7], g["span"])
             if d:
-                print("  memory span (readable bytes from 0x%x): %s" % (c.span[0], "; ".join(d)))
+                print("  memory span%s (readable bytes from 0x%x, in order): %s" % (
+                    "s" if len(c.spans()) > 1 else "", c.spans()[0][0], "; ".join(d)))
     for p in (cpath, rpath):
         if os.path.exists(p) and not opts["keep"]:
             os.unlink(p)
@@ -1993,9 +2219,10 @@ def main():
             outs = mp.map(process_chunk, chunks, chunksize=1)
     else:
         outs = [process_chunk(ch) for ch in chunks]
-    fused = 0
-    for out, (tm, tq), herr, nf in outs:
+    fused = fused5 = 0
+    for out, (tm, tq), herr, (nf, nf5) in outs:
         fused += nf
+        fused5 += nf5
         tm_model += tm
         tm_qemu += tq
         if herr:
@@ -2011,32 +2238,45 @@ def main():
         d[SIGNAME.get(sig, "ok")] += 1
         if errs:
             d["mismatch"] += 1
-    print("%-20s %7s %7s %7s %7s %9s" % ("kind", "total", "ok", "SIGILL", "SIGSEGV", "mismatch"))
+    print("%-31s %7s %7s %7s %7s %9s" % ("kind", "total", "ok", "SIGILL", "SIGSEGV", "mismatch"))
     for k in KIND_ORDER:
         if k in counts:
             d = counts[k]
-            print("%-20s %7d %7d %7d %7d %9d" % (k, d["ok"] + d["SIGILL"] + d["SIGSEGV"], d["ok"],
+            print("%-31s %7d %7d %7d %7d %9d" % (k, d["ok"] + d["SIGILL"] + d["SIGSEGV"], d["ok"],
                                                  d["SIGILL"], d["SIGSEGV"], d["mismatch"]))
     tot = {x: sum(d[x] for d in counts.values()) for x in ("ok", "SIGILL", "SIGSEGV", "mismatch")}
-    print("%-20s %7d %7d %7d %7d %9d" % ("all", len(cases), tot["ok"], tot["SIGILL"],
+    print("%-31s %7d %7d %7d %7d %9d" % ("all", len(cases), tot["ok"], tot["SIGILL"],
                                          tot["SIGSEGV"], tot["mismatch"]))
     print("# generation %.1f s, model %.1f s, qemu %.1f s (cpu-seconds over %d chunk(s)), "
           "wall %.1f s" % (t_gen, tm_model, tm_qemu, len(chunks), time.time() - t_start))
 
     # The sequences must have run QEMU's fused path (-trace xtl_load_pair_xpose), or
     # their agreement with the model says nothing of it.
-    nseq = sum(1 for c in cases if c.more)
-    warm = sum(1 for c in cases if c.more and c.flags & CF_WARM)
-    print("# %s: %d case(s), %d after an access to their memory; QEMU ran %d in one pass" % (
-        SEQ_KIND, nseq, warm, fused))
+    nseq = sum(1 for c in cases if case_kind(c) == SEQ_KIND)
+    warm = sum(1 for c in cases if case_kind(c) == SEQ_KIND and c.flags & CF_WARM)
+    nseq5 = sum(1 for c in cases if case_kind(c) == SEQ5_KIND)
+    warm5 = sum(1 for c in cases if case_kind(c) == SEQ5_KIND and c.flags & CF_WARM)
+    print("# %s: %d case(s), %d after an access to their memory; QEMU ran %d three-word "
+          "sequence(s) in one pass (of these and of the five-word ones)" % (SEQ_KIND, nseq, warm, fused))
+    print("# %s: %d case(s), %d after an access to their memory; QEMU ran %d in one pass with "
+          "the two stores" % (SEQ5_KIND, nseq5, warm5, fused5))
     if a.directed and a.case is None:
         want = sum(1 for c in cases if c.fuses)
+        want5 = sum(1 for c in cases if c.fuses5)
         if fused != want:
             harness_errors.append("QEMU ran %d sequence(s) in one pass, the directed set has %d "
                                   "that it runs so (-trace %s)" % (fused, want, FUSED_TRACE))
-    elif warm >= 100 and fused == 0:
-        harness_errors.append("QEMU ran none of %d sequences in one pass (-trace %s)" % (
-            warm, FUSED_TRACE))
+        if fused5 != want5:
+            harness_errors.append("QEMU ran %d sequence(s) in one pass with the two stores, the "
+                                  "directed set has %d that it runs so (-trace %s)" % (
+                                      fused5, want5, FUSED_TRACE))
+    else:
+        if warm >= 100 and fused == 0:
+            harness_errors.append("QEMU ran none of %d sequences in one pass (-trace %s)" % (
+                warm, FUSED_TRACE))
+        if warm5 >= 40 and fused5 == 0:
+            harness_errors.append("QEMU ran none of %d five-word sequences in one pass with the "
+                                  "two stores (-trace %s)" % (warm5, FUSED_TRACE))
     for e in harness_errors:
         print("harness failure: %s" % e)
     bad = [(indices[i], cases[i], results[i][1]) for i in range(len(cases)) if results[i][1]]

@@ -10,14 +10,15 @@
  *      pool, every other one with its background pattern (background());
  *   2. all 8 TL CSRs are written with the case's values, then tinit when the
  *      case gives a value for it (CSRs left uninitialized);
- *   3. the instruction word (or a sequence of three: the words after it
- *      in the case) runs from a trampoline page with t0/t1/t2 set;
- *      SIGILL/SIGSEGV/SIGBUS are caught (signal number, si_addr and which
- *      word raised it kept);
+ *   3. the instruction word (or a sequence of three or five: the words
+ *      after it in the case) runs from a trampoline page with t0/t1/t2
+ *      (and t3/t4) set; SIGILL/SIGSEGV/SIGBUS are caught (signal number,
+ *      si_addr and which word raised it kept);
  *   4. the whole TL state is read back: the 9 CSRs 0x800-0x808 and the hash
- *      of each of the 32 registers (tl.store); the case's memory span is
- *      hashed (bytes of readable pages only) and restored from the pristine
- *      arena image;
+ *      of each of the 32 registers (tl.store); the case's memory spans (one,
+ *      or two for the two stores of a five-word sequence) are hashed
+ *      (bytes of readable pages only, the second span's after the first's)
+ *      and restored from the pristine arena image;
  *   5. for memory instructions the whole arena is compared with the
  *      pristine image (a stray write sets a flag and is repaired).
  * All little-endian; the layout is described in tl_diff.py (struct formats).
@@ -45,8 +46,8 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-#define MAGIC "TLDIFF03"
-#define FORMAT_VERSION 3
+#define MAGIC "TLDIFF04"
+#define FORMAT_VERSION 4
 #define MAX_REGS 7
 #define NUM_TL_REGS 32
 #define PAGE 4096u
@@ -55,7 +56,9 @@
 #define CF_MEMCHK  2u  /* compare the whole arena with the pristine image afterwards */
 #define CF_TINIT   4u  /* write tinit with CF_TINIT_VAL after the CSRs */
 #define CF_T2_REL  8u  /* t2 is an offset from the arena start */
-#define CF_WARM    16u /* first an access of tl0 to t0's KiB (warm_up) */
+#define CF_WARM    16u /* first an access of tl0 to t0's KiB (and t3's: warm_up) */
+#define CF_T3_REL  32u /* t3 is an offset from the arena start */
+#define CF_T4_REL  64u /* t4 is an offset from the arena start */
 #define CF_TINIT_VAL(f) (((f) >> 16) & 0xffu)
 #define CF_FRM(f)  (((f) >> 8) & 7u)   /* frm value set before the instruction */
 #define CF_NOPS(f) (((f) >> 12) & 3u)  /* nops before the instruction in the trampoline */
@@ -64,7 +67,7 @@
 #define RF_BAD_PC     2u /* the signal was not raised by the tested instruction */
 #define RF_GPR        4u /* t0, t1 or t2 changed */
 #define RF_FRM        8u /* frm changed */
-#define RF_INSN_SHIFT 8  /* bits 9:8: the word of the sequence that raised the signal */
+#define RF_INSN_SHIFT 8  /* bits 10:8: the word of the sequence that raised the signal */
 
 #define HF_DUMP 1u
 
@@ -90,6 +93,9 @@ struct tcase {
     uint64_t span_lo, span_hi; /* absolute; span_lo == span_hi: none */
     uint32_t more[2];          /* a sequence: the words after word (0: a single word) */
     uint64_t t2;
+    uint32_t more2[2];         /* a five-word sequence: its fourth and fifth words (0: none) */
+    uint64_t t3, t4;
+    uint64_t span2_lo, span2_hi; /* a second span (the second store's) */
 };
 
 struct tresult {
@@ -106,7 +112,7 @@ struct tresult {
 };
 
 _Static_assert(sizeof(struct hdr) == 48, "hdr layout");
-_Static_assert(sizeof(struct tcase) == 144, "case layout");
+_Static_assert(sizeof(struct tcase) == 184, "case layout");
 _Static_assert(sizeof(struct tresult) == 368, "result layout");
 
 /* ---- hash (mirrored by tl_diff.py: hash_bytes) ---- */
@@ -195,7 +201,7 @@ static void install_handlers(void)
  * of page flags (that one, and the write that lifts it) makes QEMU look up
  * accessed memory again, which the set-up's accesses (warm_up) are to have done.
  */
-#define MAX_WORDS 3
+#define MAX_WORDS 5
 static uint32_t last_words[MAX_WORDS], last_n, last_nops = ~0u;
 static uint32_t *tested_insn;
 static void set_tramp(const uint32_t *words, unsigned n, unsigned nops)
@@ -215,8 +221,12 @@ static void set_tramp(const uint32_t *words, unsigned n, unsigned nops)
     ((void (*)(void))(uintptr_t)(tramp + PAGE / 4 - 1))();
 }
 
-/* Runs the trampoline; returns 0 or the signal; *gpr_ok is cleared when t0, t1 or t2 changed. */
-static int exec_tramp(uint64_t t0, uint64_t t1, uint64_t t2, int *gpr_ok)
+/*
+ * Runs the trampoline; returns 0 or the signal; *gpr_ok is cleared when t0,
+ * t1, t2, t3 or t4 changed.
+ */
+static int exec_tramp(uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3, uint64_t t4,
+                      int *gpr_ok)
 {
     trap_sig = 0;
     *gpr_ok = 1;
@@ -225,10 +235,13 @@ static int exec_tramp(uint64_t t0, uint64_t t1, uint64_t t2, int *gpr_ok)
         register uint64_t r_t0 __asm__("t0") = t0;
         register uint64_t r_t1 __asm__("t1") = t1;
         register uint64_t r_t2 __asm__("t2") = t2;
-        __asm__ volatile("jalr ra, 0(%3)"
-                         : "+r"(r_t0), "+r"(r_t1), "+r"(r_t2) : "r"(tramp)
+        register uint64_t r_t3 __asm__("t3") = t3;
+        register uint64_t r_t4 __asm__("t4") = t4;
+        __asm__ volatile("jalr ra, 0(%5)"
+                         : "+r"(r_t0), "+r"(r_t1), "+r"(r_t2), "+r"(r_t3), "+r"(r_t4)
+                         : "r"(tramp)
                          : "ra", "memory");
-        *gpr_ok = r_t0 == t0 && r_t1 == t1 && r_t2 == t2;
+        *gpr_ok = r_t0 == t0 && r_t1 == t1 && r_t2 == t2 && r_t3 == t3 && r_t4 == t4;
     }
     phase = PH_POST;
     return trap_sig;
@@ -395,7 +408,8 @@ static int arena_pristine(void)
  * a tl.store) of tl0 to the 1 KiB around t0 when it lies in the arena, with
  * the transfer CSRs.  QEMU then finds the tested access's span in the
  * mapping it last found accessible, and runs its inline path (tl.load,
- * tl.store) or its fused one (tl.load, tl.load, tl.xpose) when the
+ * tl.store) or its fused one (tl.load, tl.load, tl.xpose, and the two
+ * tl.store after them, whose t3 is warmed up as a store's t0) when the
  * instruction allows them, rather than the helper's first look-up.  tl0
  * stays zero, and the bytes a store of it wrote are restored.
  */
@@ -523,16 +537,17 @@ int main(int argc, char **argv)
         background(k, bg[k]);
         bg_hash[k] = hash_bytes(bg[k], 1024);
     }
-    uint8_t *spanbuf = xmalloc(map_len);
+    uint8_t *spanbuf = xmalloc(2 * (size_t)map_len);
     int dump = h.flags & HF_DUMP;
 
     for (uint32_t ci = 0; ci < h.ncases; ci++) {
         const struct tcase *c = &cases[ci];
         struct tresult r;
         unsigned nregs = c->nregs > MAX_REGS ? MAX_REGS : c->nregs;
-        uint64_t t0 = c->t0, t2 = c->t2;
-        const uint32_t words[MAX_WORDS] = {c->word, c->more[0], c->more[1]};
-        const unsigned nwords = c->more[0] ? MAX_WORDS : 1;
+        uint64_t t0 = c->t0, t2 = c->t2, t3 = c->t3, t4 = c->t4;
+        const uint32_t words[MAX_WORDS] = {c->word, c->more[0], c->more[1], c->more2[0],
+                                           c->more2[1]};
+        const unsigned nwords = c->more2[0] ? 5 : c->more[0] ? 3 : 1;
 
         memset(&r, 0, sizeof(r));
         cur_case = ci;
@@ -560,8 +575,17 @@ int main(int argc, char **argv)
         if (c->flags & CF_T2_REL) {
             t2 += (uint64_t)(uintptr_t)arena;
         }
+        if (c->flags & CF_T3_REL) {
+            t3 += (uint64_t)(uintptr_t)arena;
+        }
+        if (c->flags & CF_T4_REL) {
+            t4 += (uint64_t)(uintptr_t)arena;
+        }
         if (c->flags & CF_WARM) {
             warm_up(t0, words[0]);
+            if (nwords == 5) {
+                warm_up(t3, words[3]);
+            }
         }
         write_case_csrs(c->csr);
         if (c->flags & CF_TINIT) {
@@ -570,7 +594,7 @@ int main(int argc, char **argv)
         unsigned frm = CF_FRM(c->flags);
         int gpr_ok;
         __asm__ volatile("csrw frm, %0\n\tcsrw fflags, zero" : : "r"((unsigned long)frm));
-        r.sig = exec_tramp(t0, c->t1, t2, &gpr_ok);
+        r.sig = exec_tramp(t0, c->t1, t2, t3, t4, &gpr_ok);
         unsigned long fflags, frm_after;
         __asm__ volatile("csrr %0, fflags\n\tcsrr %1, frm" : "=r"(fflags), "=r"(frm_after));
         r.fflags = (uint32_t)fflags;
@@ -608,8 +632,18 @@ int main(int argc, char **argv)
         size_t spann = 0;
         if (c->span_hi > c->span_lo) {
             spann = gather(c->span_lo, c->span_hi, spanbuf);
+        }
+        if (c->span2_hi > c->span2_lo) {
+            spann += gather(c->span2_lo, c->span2_hi, spanbuf + spann);
+        }
+        if (c->span_hi > c->span_lo || c->span2_hi > c->span2_lo) {
             r.mem_hash = hash_bytes(spanbuf, spann);
+        }
+        if (c->span_hi > c->span_lo) {
             restore(c->span_lo, c->span_hi);
+        }
+        if (c->span2_hi > c->span2_lo) {
+            restore(c->span2_lo, c->span2_hi);
         }
         if ((c->flags & CF_MEMCHK) && !arena_pristine()) {
             r.flags |= RF_STRAY;

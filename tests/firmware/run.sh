@@ -104,11 +104,12 @@ run_fw test_pm "pointer masking (Smmpm): tagged TL loads and stores in M-mode" \
     "${M[@]}" -cpu rv64,xtl=on,smmpm=true,smepmp=true
 run_fw test_trigger "Sdtrig load/store triggers on a TL access: taken before any change, skip and retry" \
     "${M[@]}" -cpu rv64,xtl=on
-run_fw test_pair "tl.load, tl.load, tl.xpose in a row (run as one): M/S/U results, each trap at its own instruction" \
+run_fw test_pair "tl.load, tl.load, tl.xpose in a row, and with tl.store A, tl.store B after them (each run as one): M/S/U results, each trap at its own instruction" \
     "${M[@]}" -cpu rv64,xtl=on,smstateen=true -trace xtl_load_pair_xpose
 if [ "${built[test_pair]}" = 1 ]; then
-    # Each check's runs took the path it tests (one pass, declined), from the
-    # trace in its log; under a plugin (FW_QEMU_EXTRA) the three never run as one.
+    # Each check's runs took the path it tests (one pass, one pass with the two
+    # stores, declined), from the trace in its log; under a plugin
+    # (FW_QEMU_EXTRA) the words never run as one.
     paths=firmware
     case " ${FW_QEMU_EXTRA:-} " in *" -plugin "*) paths=plugin ;; esac
     relay "test_pair's paths: " < <(python3 "$TL_REPO/tests/check_pair_trace.py" "$paths" "$out/test_pair.log")

@@ -46,26 +46,33 @@ run_prog rv64,xtl=on test_file_faults
 run_prog rv64,xtl=on test_signals
 run_prog rv64,xtl=on test_tinit
 run_prog rv64,xtl=on test_fastpath
-run_prog rv64,xtl=on test_pair_xpose
-# The same under QEMU's trace event of the fused helper: each check's runs
-# took the path it tests (one pass, declined, or not tried).
-log="$out/test_pair_xpose.trace"
-timeout 120 "$qemu" -cpu rv64,xtl=on -trace xtl_load_pair_xpose "$out/test_pair_xpose" >"$log" 2>&1
-rc=$?
-relay "test_pair_xpose's paths: " < <(python3 "$TL_REPO/tests/check_pair_trace.py" user "$log")
-check $(( rc != 0 || relayed == 0 )) "test_pair_xpose under -trace xtl_load_pair_xpose exits 0 and its paths were checked (exit $rc, $relayed checks)"
-# Under a plugin, which sees every instruction, the three never run as one.
+# pair_paths <program> <rules>: the program under QEMU's trace event of the
+# fused helpers: each check's runs took the path it tests (one pass, one pass
+# with the two stores, declined, or not tried; check_pair_trace.py's rules);
+# then under a plugin, which sees every instruction, where the words never
+# run as one.
 tlstat="$BUILD_DIR/qemu/contrib/plugins/tlstat/libtlstat.so"
-if [ -f "$tlstat" ]; then
-    timeout 120 "$qemu" -cpu rv64,xtl=on -plugin "$tlstat,outfile=$out/test_pair_xpose.tlstat.txt" \
-        -trace xtl_load_pair_xpose "$out/test_pair_xpose" >"$log" 2>&1
+pair_paths() {
+    local prog=$1 rules=$2 log="$out/$1.trace" rc
+    timeout 120 "$qemu" -cpu rv64,xtl=on -trace xtl_load_pair_xpose "$out/$prog" >"$log" 2>&1
     rc=$?
-    relay "test_pair_xpose under tlstat: " < <(python3 "$TL_REPO/tests/check_pair_trace.py" plugin "$log")
-    check $(( rc != 0 || relayed == 0 || relay_failed != 0 )) "test_pair_xpose under the tlstat plugin passes with no fused run (exit $rc)"
-    [ "$rc" -eq 0 ] || show "$log"
-else
-    skip_case "test_pair_xpose under the tlstat plugin" "$tlstat was not built"
-fi
+    relay "$prog's paths: " < <(python3 "$TL_REPO/tests/check_pair_trace.py" "$rules" "$log")
+    check $(( rc != 0 || relayed == 0 )) "$prog under -trace xtl_load_pair_xpose exits 0 and its paths were checked (exit $rc, $relayed checks)"
+    if [ -f "$tlstat" ]; then
+        timeout 120 "$qemu" -cpu rv64,xtl=on -plugin "$tlstat,outfile=$out/$prog.tlstat.txt" \
+            -trace xtl_load_pair_xpose "$out/$prog" >"$log" 2>&1
+        rc=$?
+        relay "$prog under tlstat: " < <(python3 "$TL_REPO/tests/check_pair_trace.py" plugin "$log")
+        check $(( rc != 0 || relayed == 0 || relay_failed != 0 )) "$prog under the tlstat plugin passes with no fused run (exit $rc)"
+        [ "$rc" -eq 0 ] || show "$log"
+    else
+        skip_case "$prog under the tlstat plugin" "$tlstat was not built"
+    fi
+}
+run_prog rv64,xtl=on test_pair_xpose
+pair_paths test_pair_xpose user
+run_prog rv64,xtl=on test_pair_store
+pair_paths test_pair_store user-store
 run_prog rv64,xtl=off test_tinit off
 # The inline tl.load/tl.store copies are 256-bit moves on AVX2 hosts: their TBs
 # must clear the upper halves of ymm before calls and before chaining
