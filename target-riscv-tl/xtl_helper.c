@@ -891,7 +891,7 @@ static inline bool xtl_whole_reg_hosts(CPURISCVState *env, uint32_t flags, const
 
 /*
  * The common case in as few steps as possible: the current CSRs give an
- * ordered plan (cached), its span lies in memory found accessible without
+ * ordered plan (current or cached), its span lies in memory found accessible without
  * a lookup (xtl_plan_host), and the core copies the slices.  False when
  * anything else applies (xtl_mem_insn then handles it).
  */
@@ -900,10 +900,11 @@ static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t 
 {
     const bool masked = flags & XTL_MEM_MASKED;
     tl_state *s = &env->xtl;
-    const tl_mem_plan *plan = &s->mem_plan[masked];
+    /* After a CSR write, usually one of the plans cached for recent CSR values. */
+    const tl_mem_plan *plan = tl_mem_plan_of(s, masked);
     uint8_t *host;
 
-    if (unlikely(!((s->mem_plan_valid >> masked) & 1) || !plan->direct)) {
+    if (unlikely(!plan->direct)) {
         return false;
     }
     host = xtl_plan_host(env, plan, flags,

@@ -313,20 +313,29 @@ __attribute__((noinline, target("avx512f"))) bool CopyDenseRowsAvx512(uint8_t *t
     }
 }
 
-__attribute__((noinline)) void LoadSlicesFromHost(uint8_t *dst, const tl_mem_plan *p,
-                                                  const uint8_t *host)
+/*
+ * The common strided plans, apart from the general case's larger stack
+ * frame: dense rows of 64 to 512 bytes, a multiple of 64, with 64-byte
+ * moves (and a load's bytes past the rows zeroed); false for others.
+ */
+__attribute__((noinline, target("avx512f"))) bool LoadDenseRowsAvx512(uint8_t *dst, const tl_mem_plan *p,
+                                                                      const uint8_t *host)
+{
+    const uint32_t rows = DenseRows(p);
+    if (!CopyDenseRowsAvx512(dst, p->width, host, p->pitch, p->width, rows)) {
+        return false;
+    }
+    ZeroTail(dst, rows * p->width);
+    return true;
+}
+
+__attribute__((noinline)) void LoadSlicesGeneral(uint8_t *dst, const tl_mem_plan *p,
+                                                 const uint8_t *host)
 {
 #if defined(TL_AVX2_SLICES)
-    if (HostUses(TL_HOST_SIMD_AVX512F) && p->width >= 64) {
-        if (!TL_DENSE_ROWS(p)) {
-            LoadSlicesAvx512(dst, p, host);
-            return;
-        }
-        const uint32_t rows = DenseRows(p);
-        if (CopyDenseRowsAvx512(dst, p->width, host, p->pitch, p->width, rows)) {
-            ZeroTail(dst, rows * p->width);
-            return;
-        }
+    if (HostUses(TL_HOST_SIMD_AVX512F) && p->width >= 64 && !TL_DENSE_ROWS(p)) {
+        LoadSlicesAvx512(dst, p, host);
+        return;
     }
     if (HostUses(TL_HOST_SIMD_AVX2)) {
         LoadSlicesAvx2(dst, p, host);
@@ -336,21 +345,37 @@ __attribute__((noinline)) void LoadSlicesFromHost(uint8_t *dst, const tl_mem_pla
     TL_LOAD_SLICES(tl_copy_bytes);
 }
 
-__attribute__((noinline)) void StoreSlicesToHost(uint8_t *host, const tl_mem_plan *p,
-                                                 const uint8_t *src)
+inline void LoadSlicesFromHost(uint8_t *dst, const tl_mem_plan *p, const uint8_t *host)
 {
 #if defined(TL_AVX2_SLICES)
-    if (HostUses(TL_HOST_SIMD_AVX512F) && TL_DENSE_ROWS(p) &&
-        CopyDenseRowsAvx512(host, p->pitch, src, p->width, p->width,
-                            DenseRows(p))) {
+    if (HostUses(TL_HOST_SIMD_AVX512F) && TL_DENSE_ROWS(p) && LoadDenseRowsAvx512(dst, p, host)) {
         return;
     }
+#endif
+    LoadSlicesGeneral(dst, p, host);
+}
+
+__attribute__((noinline)) void StoreSlicesGeneral(uint8_t *host, const tl_mem_plan *p,
+                                                  const uint8_t *src)
+{
+#if defined(TL_AVX2_SLICES)
     if (HostUses(TL_HOST_SIMD_AVX2)) {
         StoreSlicesAvx2(host, p, src);
         return;
     }
 #endif
     TL_STORE_SLICES(tl_copy_bytes);
+}
+
+inline void StoreSlicesToHost(uint8_t *host, const tl_mem_plan *p, const uint8_t *src)
+{
+#if defined(TL_AVX2_SLICES)
+    if (HostUses(TL_HOST_SIMD_AVX512F) && TL_DENSE_ROWS(p) &&
+        CopyDenseRowsAvx512(host, p->pitch, src, p->width, p->width, DenseRows(p))) {
+        return;
+    }
+#endif
+    StoreSlicesGeneral(host, p, src);
 }
 
 } // namespace
