@@ -100,6 +100,17 @@ inline void ZeroTail(uint8_t *dst, uint32_t covered)
         }                                                                               \
     } while (0)
 
+/* The slices with the library's copy, on hosts without the SIMD paths below. */
+__attribute__((noinline)) void LoadSlicesPlain(uint8_t *dst, const tl_mem_plan *p, const uint8_t *host)
+{
+    TL_LOAD_SLICES(tl_copy_bytes);
+}
+
+__attribute__((noinline)) void StoreSlicesPlain(uint8_t *host, const tl_mem_plan *p, const uint8_t *src)
+{
+    TL_STORE_SLICES(tl_copy_bytes);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define TL_AVX2_SLICES 1
 /*
@@ -313,69 +324,58 @@ __attribute__((noinline, target("avx512f"))) bool CopyDenseRowsAvx512(uint8_t *t
     }
 }
 
+/* Dense rows of 64 to 512 bytes, a multiple of 64: 64-byte moves, no per-row size tests. */
+inline bool IsDenseRows64(const tl_mem_plan *p)
+{
+    return TL_DENSE_ROWS(p) && p->width % 64 == 0 && p->width <= 512;
+}
+
 /*
- * The common strided plans, apart from the general case's larger stack
- * frame: dense rows of 64 to 512 bytes, a multiple of 64, with 64-byte
- * moves (and a load's bytes past the rows zeroed); false for others.
+ * IsDenseRows64 plans, apart from LoadSlicesAvx512's larger stack frame:
+ * the rows, then the register's bytes past them zeroed.
  */
-__attribute__((noinline, target("avx512f"))) bool LoadDenseRowsAvx512(uint8_t *dst, const tl_mem_plan *p,
+__attribute__((noinline, target("avx512f"))) void LoadDenseRowsAvx512(uint8_t *dst, const tl_mem_plan *p,
                                                                       const uint8_t *host)
 {
     const uint32_t rows = DenseRows(p);
-    if (!CopyDenseRowsAvx512(dst, p->width, host, p->pitch, p->width, rows)) {
-        return false;
-    }
+    CopyDenseRowsAvx512(dst, p->width, host, p->pitch, p->width, rows);
     ZeroTail(dst, rows * p->width);
-    return true;
 }
 
-__attribute__((noinline)) void LoadSlicesGeneral(uint8_t *dst, const tl_mem_plan *p,
-                                                 const uint8_t *host)
+inline void LoadSlicesFromHost(uint8_t *dst, const tl_mem_plan *p, const uint8_t *host)
 {
 #if defined(TL_AVX2_SLICES)
-    if (HostUses(TL_HOST_SIMD_AVX512F) && p->width >= 64 && !TL_DENSE_ROWS(p)) {
-        LoadSlicesAvx512(dst, p, host);
-        return;
+    if (HostUses(TL_HOST_SIMD_AVX512F) && p->width >= 64) {
+        if (IsDenseRows64(p)) {
+            LoadDenseRowsAvx512(dst, p, host);
+            return;
+        }
+        if (!TL_DENSE_ROWS(p)) {
+            LoadSlicesAvx512(dst, p, host);
+            return;
+        }
     }
     if (HostUses(TL_HOST_SIMD_AVX2)) {
         LoadSlicesAvx2(dst, p, host);
         return;
     }
 #endif
-    TL_LOAD_SLICES(tl_copy_bytes);
-}
-
-inline void LoadSlicesFromHost(uint8_t *dst, const tl_mem_plan *p, const uint8_t *host)
-{
-#if defined(TL_AVX2_SLICES)
-    if (HostUses(TL_HOST_SIMD_AVX512F) && TL_DENSE_ROWS(p) && LoadDenseRowsAvx512(dst, p, host)) {
-        return;
-    }
-#endif
-    LoadSlicesGeneral(dst, p, host);
-}
-
-__attribute__((noinline)) void StoreSlicesGeneral(uint8_t *host, const tl_mem_plan *p,
-                                                  const uint8_t *src)
-{
-#if defined(TL_AVX2_SLICES)
-    if (HostUses(TL_HOST_SIMD_AVX2)) {
-        StoreSlicesAvx2(host, p, src);
-        return;
-    }
-#endif
-    TL_STORE_SLICES(tl_copy_bytes);
+    LoadSlicesPlain(dst, p, host);
 }
 
 inline void StoreSlicesToHost(uint8_t *host, const tl_mem_plan *p, const uint8_t *src)
 {
 #if defined(TL_AVX2_SLICES)
-    if (HostUses(TL_HOST_SIMD_AVX512F) && TL_DENSE_ROWS(p) &&
-        CopyDenseRowsAvx512(host, p->pitch, src, p->width, p->width, DenseRows(p))) {
+    if (HostUses(TL_HOST_SIMD_AVX512F) && IsDenseRows64(p)) {
+        CopyDenseRowsAvx512(host, p->pitch, src, p->width, p->width, DenseRows(p));
+        return;
+    }
+    if (HostUses(TL_HOST_SIMD_AVX2)) {
+        StoreSlicesAvx2(host, p, src);
         return;
     }
 #endif
-    StoreSlicesGeneral(host, p, src);
+    StoreSlicesPlain(host, p, src);
 }
 
 } // namespace
