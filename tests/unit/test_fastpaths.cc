@@ -571,13 +571,14 @@ TEST_F(FastPathTest, HostPointerPathFollowsTheSliceRule)
 }
 
 /*
- * Dense rows of the widths the copy loops unroll (W = S = 16 .. 512, every
- * slice, at most 32, P > W) against the slice rule; with P < 0 the plan is
- * not ordered, so the host-pointer path never gets it.
+ * Dense rows of every width a shape of 16-byte columns gives (W = S = 16,
+ * 32, .. 1024: the widths the copy loops unroll and those between them,
+ * every slice, at most 32, P > W) against the slice rule; with P < 0 the
+ * plan is not ordered, so the host-pointer path never gets it.
  */
-TEST_F(FastPathTest, DenseRowsOfUnrolledWidthsFollowTheSliceRule)
+TEST_F(FastPathTest, DenseRowsOfEveryWidthFollowTheSliceRule)
 {
-    for (uint32_t W : {16u, 32u, 64u, 128u, 256u, 512u}) {
+    for (uint32_t W = 16; W <= 1024; W += 16) {
         for (int64_t P : {int64_t(W) + 64, int64_t(W) * 3, -int64_t(W) - 128}) {
             const uint32_t d0 = 1024 / W < 32 ? 1024 / W : 32;
             Type(kInt8);
