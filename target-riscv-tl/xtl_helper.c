@@ -891,9 +891,10 @@ static inline bool xtl_whole_reg_hosts(CPURISCVState *env, uint32_t flags, const
 
 /*
  * The common case in as few steps as possible: the current CSRs give an
- * ordered plan (current or cached), its span lies in memory found accessible without
- * a lookup (xtl_plan_host), and the core copies the slices.  False when
- * anything else applies (xtl_mem_insn then handles it).
+ * ordered plan (current, or cached for their values), its span lies in
+ * memory found accessible without a lookup (xtl_plan_host), and the core
+ * copies the slices.  False when anything else applies (xtl_mem_insn then
+ * handles it).
  */
 static inline bool xtl_mem_insn_fast(CPURISCVState *env, uint32_t tlr, uint32_t flags,
                                      int32_t imm, target_ulong base, bool is_store)
@@ -998,226 +999,174 @@ void HELPER(xtl_store_host_touch)(CPURISCVState *env, uint32_t tlr, void *host)
 #endif
 
 /*
- * The host addresses of the two loads of a tl.load, tl.load, tl.xpose run
- * as one pass (plan: the current unmasked one), or NULL in *src1 and the
- * reason returned: the plan must be ordered, both spans must lie in memory
- * found accessible (xtl_plan_host), and they must not overlap (the pass
- * reads the two blocks interleaved; a byte both loads read must not be
- * seen newer by the first than by the second).
+ * tl.load rs1; tl.load rs2; tl.xpose rs1, rs2, and with stores
+ * tl.store rs1; tl.store rs2 after them, run as one pass: the words'
+ * fields and the GPR values they use.
  */
-static const char *xtl_pair_sources(CPURISCVState *env, const tl_mem_plan *plan, uint32_t flags,
-                                    uint64_t first1, uint64_t first2, const uint8_t **src1,
-                                    const uint8_t **src2)
+typedef struct XtlPairOp {
+    uint32_t desc;              /* XTL_PAIR_XPOSE_* fields */
+    uint32_t flags;             /* the loads' XTL_MEM_* flags */
+    bool stores;
+    uint64_t base[4];           /* the loads' base addresses, then the stores' */
+    int32_t imm[4];             /* their imm8 fields */
+    uint64_t dims;              /* the xpose's */
+} XtlPairOp;
+
+/* The pass itself, from host addresses (loads, then stores) checked beforehand. */
+static tl_status xtl_pair_exec(CPURISCVState *env, const XtlPairOp *op, const tl_mem_plan *plan,
+                               const uint8_t *src1, const uint8_t *src2, uint8_t *dst1,
+                               uint8_t *dst2, uintptr_t ra)
 {
-    *src1 = NULL;
-    if (!plan->direct) {
-        return "the plan is not an ordered one";
+    const unsigned rs1 = extract32(op->desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5);
+    const unsigned rs2 = extract32(op->desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5);
+    const unsigned dim0 = extract32(op->desc, XTL_PAIR_XPOSE_DIM0_SHIFT, 2);
+    const unsigned dim1 = extract32(op->desc, XTL_PAIR_XPOSE_DIM1_SHIFT, 2);
+    tl_status st;
+
+    xtl_guest_access_begin(ra);
+    st = op->stores ? tl_exec_load_pair_xpose_store(&env->xtl, rs1, rs2, plan, src1, src2, dim0,
+                                                    dim1, op->dims, dst1, dst2)
+                    : tl_exec_load_pair_xpose(&env->xtl, rs1, rs2, plan, src1, src2, dim0, dim1,
+                                              op->dims);
+    xtl_guest_access_end();
+#ifdef CONFIG_USER_ONLY
+    if (st == TL_OK) {
+        env->xtl_in_use = true;
     }
-    if (first1 < first2 + plan->span && first2 < first1 + plan->span) {
-        return "the spans overlap";
-    }
-    *src1 = xtl_plan_host(env, plan, flags, first1, false);
-    *src2 = *src1 ? xtl_plan_host(env, plan, flags, first2, false) : NULL;
-    if (!*src2) {
-        *src1 = NULL;
-        return "a span is not memory found accessible";
-    }
-    return NULL;
+#endif
+    return st;
 }
 
-/* helper_xtl_load_pair_xpose for any other case. */
+/*
+ * xtl_pair for anything but the tile API's case: the current unmasked plan
+ * must be ordered, the loads' spans must lie in memory found accessible
+ * (xtl_plan_host) and not overlap (the pass reads the two blocks
+ * interleaved; a byte both loads read must not be seen newer by the first
+ * than by the second), the stores' spans in memory found accessible for
+ * stores, and the xpose must be legal.
+ */
 static uint32_t __attribute__((noinline))
-xtl_load_pair_xpose_general(CPURISCVState *env, uint32_t desc, uint32_t flags,
-                            target_ulong base1, target_ulong base2, target_ulong dims,
-                            uintptr_t ra)
+xtl_pair_general(CPURISCVState *env, const XtlPairOp *op, uintptr_t ra)
 {
-    tl_state *s = &env->xtl;
-    const tl_mem_plan *plan = tl_mem_plan_of(s, false);
+    const tl_mem_plan *plan = tl_mem_plan_of(&env->xtl, false);
     const uint64_t addr_mask = xtl_addr_mask(env);
-    const int32_t imm1 = (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM1_SHIFT, 8);
-    const int32_t imm2 = (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM2_SHIFT, 8);
-    const uint64_t first1 = tl_mem_plan_first(plan, imm1, base1, addr_mask);
-    const uint64_t first2 = tl_mem_plan_first(plan, imm2, base2, addr_mask);
-    const uint8_t *src1, *src2;
-    const char *outcome = xtl_pair_sources(env, plan, flags, first1, first2, &src1, &src2);
+    const uint8_t *src1 = NULL, *src2 = NULL;
+    uint8_t *dst1 = NULL, *dst2 = NULL;
+    uint64_t first[4];
+    const char *outcome;
 
-    if (outcome) {
+    for (unsigned i = 0; i < 4; i++) {
+        first[i] = tl_mem_plan_first(plan, op->imm[i], op->base[i], addr_mask);
+    }
+    if (!plan->direct) {
+        outcome = "the plan is not an ordered one";
         goto one_by_one;
     }
-    xtl_guest_access_begin(ra);
-    if (tl_exec_load_pair_xpose(s, extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5),
-                                extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5), plan, src1, src2,
-                                extract32(desc, XTL_PAIR_XPOSE_DIM0_SHIFT, 2),
-                                extract32(desc, XTL_PAIR_XPOSE_DIM1_SHIFT, 2), dims) != TL_OK) {
-        xtl_guest_access_end();
+    if (first[0] < first[1] + plan->span && first[1] < first[0] + plan->span) {
+        outcome = "the spans overlap";
+        goto one_by_one;
+    }
+    src1 = xtl_plan_host(env, plan, op->flags, first[0], false);
+    src2 = src1 ? xtl_plan_host(env, plan, op->flags, first[1], false) : NULL;
+    if (!src2) {
+        outcome = "a span is not memory found accessible";
+        goto one_by_one;
+    }
+    if (op->stores) {
+        dst1 = xtl_plan_host(env, plan, op->flags, first[2], true);
+        dst2 = dst1 ? xtl_plan_host(env, plan, op->flags, first[3], true) : NULL;
+        if (!dst2) {
+            outcome = "a store's span is not memory found accessible";
+            goto one_by_one;
+        }
+    }
+    if (xtl_pair_exec(env, op, plan, src1, src2, dst1, dst2, ra) != TL_OK) {
         outcome = "the xpose is illegal";
         goto one_by_one;
     }
-    xtl_guest_access_end();
-#ifdef CONFIG_USER_ONLY
-    env->xtl_in_use = true;
-#endif
-    trace_xtl_load_pair_xpose(first1, first2, "one pass");
+    trace_xtl_load_pair_xpose(first[0], first[1], op->stores ? "one pass with the two stores"
+                                                             : "one pass");
     return 1;
 
 one_by_one:
-    trace_xtl_load_pair_xpose(first1, first2, outcome);
+    trace_xtl_load_pair_xpose(first[0], first[1], outcome);
     return 0;
 }
 
 /*
- * tl.load rs1; tl.load rs2; tl.xpose rs1, rs2 in one pass, for the
- * translated code of the first load (trans_xtl.c.inc): returns 1 when the
- * three are done, 0 when anything but their common case applies and
- * nothing has changed, and the instructions then run one by one.  The
- * common case: the sources of xtl_pair_sources and a legal xpose.  As a
- * single load's copy, a pass that another thread's munmap ends half-way
- * (user mode) leaves the registers partly written, with the fault at the
- * first load.  desc: XTL_PAIR_XPOSE_* fields; flags: the loads' XTL_MEM_*
- * flags.  Trace event xtl_load_pair_xpose.
+ * The pass of op for the translated code of its first load
+ * (trans_xtl.c.inc): 1 when the instructions are done, 0 when anything but
+ * their common case applies and nothing has changed, and they then run one
+ * by one.  The tile API's case first, in few steps: a whole-register plan
+ * and immediates 0, so that each span is 1 KiB from its GPR.  As a single
+ * load's copy, a pass that another thread's munmap ends half-way (user
+ * mode) leaves the registers partly written, with the fault at the first
+ * load.  Trace event xtl_load_pair_xpose.
  */
+static uint32_t xtl_pair(CPURISCVState *env, const XtlPairOp *op, uintptr_t ra)
+{
+    const tl_state *s = &env->xtl;
+
+    if (likely((s->mem_plan_valid & 1) && s->mem_plan[0].whole_reg &&
+               !(op->imm[0] | op->imm[1] | op->imm[2] | op->imm[3]) &&
+               op->base[0] - op->base[1] >= TL_REG_BYTES &&
+               op->base[1] - op->base[0] >= TL_REG_BYTES)) {
+        uint8_t *host[4] = { NULL, NULL, NULL, NULL };
+
+        if (xtl_whole_reg_hosts(env, op->flags, op->base, op->stores ? 4 : 2, 2, host) &&
+            xtl_pair_exec(env, op, &s->mem_plan[0], host[0], host[1], host[2], host[3], ra)
+            == TL_OK) {
+            trace_xtl_load_pair_xpose(op->base[0], op->base[1],
+                                      op->stores ? "one pass with the two stores" : "one pass");
+            return 1;
+        }
+    }
+    return xtl_pair_general(env, op, ra);
+}
+
+/* tl.load, tl.load, tl.xpose.  desc: XTL_PAIR_XPOSE_* fields; flags: the loads' XTL_MEM_* flags. */
 uint32_t HELPER(xtl_load_pair_xpose)(CPURISCVState *env, uint32_t desc, uint32_t flags,
                                      target_ulong base1, target_ulong base2, target_ulong dims)
 {
-    tl_state *s = &env->xtl;
+    const XtlPairOp op = {
+        .desc = desc,
+        .flags = flags,
+        .base = { base1, base2 },
+        .imm = { (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM1_SHIFT, 8),
+                 (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM2_SHIFT, 8) },
+        .dims = dims,
+    };
 
-    /* As helper_xtl_load_pair_xpose_store: whole registers, immediates 0. */
-    if (likely((s->mem_plan_valid & 1) && s->mem_plan[0].whole_reg &&
-               !(desc >> XTL_PAIR_XPOSE_IMM1_SHIFT))) {
-        const uint64_t first[2] = { base1, base2 };
-        uint8_t *host[2];
-
-        if (base1 - base2 >= TL_REG_BYTES && base2 - base1 >= TL_REG_BYTES &&
-            xtl_whole_reg_hosts(env, flags, first, 2, 2, host)) {
-            tl_status st;
-
-            xtl_guest_access_begin(GETPC());
-            st = tl_exec_load_pair_xpose(s, extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5),
-                                         extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5),
-                                         &s->mem_plan[0], host[0], host[1],
-                                         extract32(desc, XTL_PAIR_XPOSE_DIM0_SHIFT, 2),
-                                         extract32(desc, XTL_PAIR_XPOSE_DIM1_SHIFT, 2), dims);
-            xtl_guest_access_end();
-            if (likely(st == TL_OK)) {
-#ifdef CONFIG_USER_ONLY
-                env->xtl_in_use = true;
-#endif
-                trace_xtl_load_pair_xpose(base1, base2, "one pass");
-                return 1;
-            }
-        }
-    }
-    return xtl_load_pair_xpose_general(env, desc, flags, base1, base2, dims, GETPC());
-}
-
-/* helper_xtl_load_pair_xpose_store for any other case. */
-static uint32_t __attribute__((noinline))
-xtl_load_pair_xpose_store_general(CPURISCVState *env, uint32_t desc, uint32_t flags,
-                                  uint32_t gprs, uint32_t store_imms, uintptr_t ra)
-{
-    tl_state *s = &env->xtl;
-    const tl_mem_plan *plan = tl_mem_plan_of(s, false);
-    const uint64_t addr_mask = xtl_addr_mask(env);
-    const unsigned rs1 = extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5);
-    const unsigned rs2 = extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5);
-    const uint64_t first1 = tl_mem_plan_first(
-        plan, (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM1_SHIFT, 8),
-        env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_LOAD1_SHIFT, 5)], addr_mask);
-    const uint64_t first2 = tl_mem_plan_first(
-        plan, (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM2_SHIFT, 8),
-        env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_LOAD2_SHIFT, 5)], addr_mask);
-    const uint64_t first3 = tl_mem_plan_first(
-        plan, (int8_t)extract32(store_imms, XTL_PAIR_STORE_IMM1_SHIFT, 8),
-        env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_STORE1_SHIFT, 5)], addr_mask);
-    const uint64_t first4 = tl_mem_plan_first(
-        plan, (int8_t)extract32(store_imms, XTL_PAIR_STORE_IMM2_SHIFT, 8),
-        env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_STORE2_SHIFT, 5)], addr_mask);
-    const uint8_t *src1, *src2;
-    uint8_t *dst1, *dst2;
-    const char *outcome = xtl_pair_sources(env, plan, flags, first1, first2, &src1, &src2);
-
-    if (outcome) {
-        goto one_by_one;
-    }
-    dst1 = xtl_plan_host(env, plan, flags, first3, true);
-    dst2 = dst1 ? xtl_plan_host(env, plan, flags, first4, true) : NULL;
-    if (!dst2) {
-        outcome = "a store's span is not memory found accessible";
-        goto one_by_one;
-    }
-    xtl_guest_access_begin(ra);
-    if (tl_exec_load_pair_xpose_store(s, rs1, rs2, plan, src1, src2,
-                                      extract32(desc, XTL_PAIR_XPOSE_DIM0_SHIFT, 2),
-                                      extract32(desc, XTL_PAIR_XPOSE_DIM1_SHIFT, 2),
-                                      env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_DIMS_SHIFT, 5)],
-                                      dst1, dst2) != TL_OK) {
-        xtl_guest_access_end();
-        outcome = "the xpose is illegal";
-        goto one_by_one;
-    }
-    xtl_guest_access_end();
-#ifdef CONFIG_USER_ONLY
-    env->xtl_in_use = true;
-#endif
-    trace_xtl_load_pair_xpose(first1, first2, "one pass with the two stores");
-    return 1;
-
-one_by_one:
-    trace_xtl_load_pair_xpose(first1, first2, outcome);
-    return 0;
+    return xtl_pair(env, &op, GETPC());
 }
 
 /*
- * tl.load rs1; tl.load rs2; tl.xpose rs1, rs2; tl.store rs1; tl.store rs2
- * as helper_xtl_load_pair_xpose, then the two stores (the current plan
- * again), when both their spans lie in memory found accessible for
- * stores; else 0 and nothing has changed.  The stores copy the registers
- * the pass wrote, so they may overlap the loads' memory and each other as
- * the instructions one by one may.  gprs: XTL_PAIR_STORE_GPR_* fields, the
- * GPRs being read from env (the translated code keeps them there);
- * store_imms: XTL_PAIR_STORE_IMM* fields.
+ * The same followed by tl.store rs1; tl.store rs2 (the current plan
+ * again).  The stores write the registers the pass wrote, in order, so
+ * they may overlap the loads' memory and each other as the instructions
+ * one by one may.  gprs: XTL_PAIR_STORE_GPR_* fields, the GPRs being read
+ * from env (the translated code keeps them there); store_imms:
+ * XTL_PAIR_STORE_IMM* fields.
  */
 uint32_t HELPER(xtl_load_pair_xpose_store)(CPURISCVState *env, uint32_t desc, uint32_t flags,
                                            uint32_t gprs, uint32_t store_imms)
 {
-    tl_state *s = &env->xtl;
+    const XtlPairOp op = {
+        .desc = desc,
+        .flags = flags,
+        .stores = true,
+        .base = { env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_LOAD1_SHIFT, 5)],
+                  env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_LOAD2_SHIFT, 5)],
+                  env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_STORE1_SHIFT, 5)],
+                  env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_STORE2_SHIFT, 5)] },
+        .imm = { (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM1_SHIFT, 8),
+                 (int8_t)extract32(desc, XTL_PAIR_XPOSE_IMM2_SHIFT, 8),
+                 (int8_t)extract32(store_imms, XTL_PAIR_STORE_IMM1_SHIFT, 8),
+                 (int8_t)extract32(store_imms, XTL_PAIR_STORE_IMM2_SHIFT, 8) },
+        .dims = env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_DIMS_SHIFT, 5)],
+    };
 
-    /*
-     * The tile API's case first, in few steps: a whole-register plan, the
-     * immediates 0, so that each span is TL_REG_BYTES from its GPR.
-     */
-    if (likely((s->mem_plan_valid & 1) && s->mem_plan[0].whole_reg &&
-               !(desc >> XTL_PAIR_XPOSE_IMM1_SHIFT) && !store_imms)) {
-        const uint64_t first[4] = {
-            env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_LOAD1_SHIFT, 5)],
-            env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_LOAD2_SHIFT, 5)],
-            env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_STORE1_SHIFT, 5)],
-            env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_STORE2_SHIFT, 5)],
-        };
-        uint8_t *host[4];
-
-        if ((first[0] - first[1] >= TL_REG_BYTES && first[1] - first[0] >= TL_REG_BYTES) &&
-            xtl_whole_reg_hosts(env, flags, first, 4, 2, host)) {
-            tl_status st;
-
-            xtl_guest_access_begin(GETPC());
-            st = tl_exec_load_pair_xpose_store(
-                s, extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5),
-                extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5), &s->mem_plan[0], host[0], host[1],
-                extract32(desc, XTL_PAIR_XPOSE_DIM0_SHIFT, 2),
-                extract32(desc, XTL_PAIR_XPOSE_DIM1_SHIFT, 2),
-                env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_DIMS_SHIFT, 5)], host[2], host[3]);
-            xtl_guest_access_end();
-            if (likely(st == TL_OK)) {
-#ifdef CONFIG_USER_ONLY
-                env->xtl_in_use = true;
-#endif
-                trace_xtl_load_pair_xpose(first[0], first[1], "one pass with the two stores");
-                return 1;
-            }
-        }
-    }
-    return xtl_load_pair_xpose_store_general(env, desc, flags, gprs, store_imms, GETPC());
+    return xtl_pair(env, &op, GETPC());
 }
 
 /* flags: XTL_MEM_* (xtl_mem_flags.h) */
