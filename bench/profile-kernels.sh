@@ -40,7 +40,7 @@ for k in "${kernels[@]}"; do
             if (dso ~ /^perf-[0-9]+\.map$|^\[JIT\]/) c = "guest"
             else if (s ~ /helper_lookup_tb_ptr|cpu_exec|tb_lookup|cpu_loop|tb_htable|qht_lookup|cpu_tb_exec|get_tb_cpu_state/) c = "dispatch"
             else if (s ~ /tcg_|liveness_|tb_gen_code|translator_|gen_intermediate_code|decode_insn/) c = "translate"
-            else if (s ~ /memcpy|memmove|memset|LoadSlices|StoreSlices|CopySlice|CopyRows|CopyDenseRows|CopyWholeReg|copy_whole_reg|copy_bytes|bulk_copy/) c = "copy"
+            else if (s ~ /memcpy|memmove|memset|LoadSlices|StoreSlices|LoadDenseRows|CopySlice|CopyRows|CopyDenseRows|CopyWholeReg|copy_whole_reg|copy_bytes|bulk_copy/) c = "copy"
             else if (s ~ /page_get_flags|interval_tree|probe_access|page_check_range|tlb_|get_page_addr/) c = "lookup"
             else if (s ~ /xtl|^tl_|^_ZN2tl|Plan|^helper_|anonymous namespace/) c = "tl"
             else c = "other"
