@@ -1492,6 +1492,15 @@ def directed_cases(pool_by_type):
                                 ((2, 1, 3), 1, "[2,1,3] (odd nibbles if 4-bit)")):
                 add(g.mem_case(kind, ttype, sh2, w, w, 0xFFFFFFFF, 0, 3, "clean"),
                     "%s %s illegal %s" % (kind, tn, why))
+        # dense rows of every width of 16-byte columns (W = S = P - 64), the
+        # slices of a tile read from or written to a wider matrix
+        if esz == 8:
+            for kind in ("tl.load", "tl.store"):
+                for w in range(16, 1025, 16):
+                    add(g.mem_case(kind, ttype, (min(32, 1024 // w), w // 16, 16), w, w + 64,
+                                   0xFFFFFFFF, 0, 1 + w // 16 % 31, "clean",
+                                   eng=DEFAULT_ENGINE[kind]),
+                        "%s %s dense rows W=S=%d P=W+64" % (kind, tn, w))
         # ---------------- concat / merge ----------------
         for merge in (0, 1):
             name = "tl.merge" if merge else "tl.concat"
