@@ -11,6 +11,7 @@
  */
 #include "tl_core_internal.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -287,8 +288,7 @@ const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
         s->csr[TL_CSR_TMASK_LOAD_WIDTH],
         (s->csr_initialized & 0xFFu) | uint32_t(masked) << 8,
     };
-    const uint32_t used = s->plan_cache_used < TL_MEM_PLAN_CACHE_SIZE ? s->plan_cache_used
-                                                                      : TL_MEM_PLAN_CACHE_SIZE;
+    const uint32_t used = std::min<uint32_t>(s->plan_cache_used, TL_MEM_PLAN_CACHE_SIZE);
     for (uint32_t i = 0; i < used; i++) {
         if (memcmp(s->plan_cache[i].key, key, sizeof(key)) == 0) {
             *p = s->plan_cache[i].plan;

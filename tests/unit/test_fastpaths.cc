@@ -234,6 +234,22 @@ TEST_F(FastPathTest, LoadPairXposeIsTwoLoadsThenTheXpose)
     EXPECT_GT(whole, cases / 5);
 }
 
+/* Illegal xposes for the fused sequences, with the status each is to give. */
+struct IllegalXpose {
+    uint32_t ttype;
+    unsigned rs1, rs2;
+    uint64_t dims;
+    tl_status want;
+};
+const IllegalXpose kIllegalXposes[] = {
+    {kInt8, 3, 3, XposeDims(2, 64, 16, 1), TL_ERR_XPOSE_SAME_REG},
+    {kInt8, 3, 4, XposeDims(2, 64, 16, 2), TL_ERR_XPOSE_SHAPE},
+    {kInt8, 3, 4, XposeDims(2, 64, 0, 1), TL_ERR_XPOSE_SHAPE},
+    {kInt16, 3, 4, XposeDims(2, 64, 16, 1), TL_ERR_XPOSE_SHAPE},
+    {kInt8, 3, 4, XposeDims(1, 128, 16, 1), TL_ERR_XPOSE_ODD_D0},
+    {0x003, 3, 4, XposeDims(2, 64, 16, 1), TL_ERR_TTYPE},
+};
+
 /* What the xpose of the three instructions rejects changes nothing, not even the loads' registers. */
 TEST_F(FastPathTest, LoadPairXposeChangesNothingWhenTheXposeIsIllegal)
 {
@@ -241,20 +257,7 @@ TEST_F(FastPathTest, LoadPairXposeChangesNothingWhenTheXposeIsIllegal)
     for (auto &m : mem) {
         for (uint8_t &byte : m) byte = uint8_t(rng());
     }
-    struct {
-        uint32_t ttype;
-        unsigned rs1, rs2;
-        uint64_t dims;
-        tl_status want;
-    } const cases[] = {
-        {kInt8, 3, 3, XposeDims(2, 64, 16, 1), TL_ERR_XPOSE_SAME_REG},
-        {kInt8, 3, 4, XposeDims(2, 64, 16, 2), TL_ERR_XPOSE_SHAPE},
-        {kInt8, 3, 4, XposeDims(2, 64, 0, 1), TL_ERR_XPOSE_SHAPE},
-        {kInt16, 3, 4, XposeDims(2, 64, 16, 1), TL_ERR_XPOSE_SHAPE},
-        {kInt8, 3, 4, XposeDims(1, 128, 16, 1), TL_ERR_XPOSE_ODD_D0},
-        {0x003, 3, 4, XposeDims(2, 64, 16, 1), TL_ERR_TTYPE},
-    };
-    for (const auto &c : cases) {
+    for (const auto &c : kIllegalXposes) {
         const tl_mem_plan plan = *Int8Plan(32, 1, 32, 32, 32, false, 0);
         ASSERT_TRUE(plan.whole_reg);
         Type(c.ttype);
@@ -365,18 +368,7 @@ TEST_F(FastPathTest, LoadPairXposeStoreChangesNothingWhenTheXposeIsIllegal)
     memcpy(copy, mem, sizeof(mem));
     const tl_mem_plan plan = *Int8Plan(32, 1, 32, 32, 32, false, 0);
     ASSERT_TRUE(plan.whole_reg);
-    struct {
-        uint32_t ttype;
-        unsigned rs1, rs2;
-        uint64_t dims;
-        tl_status want;
-    } const cases[] = {
-        {kInt8, 3, 3, XposeDims(2, 64, 16, 1), TL_ERR_XPOSE_SAME_REG},
-        {kInt8, 3, 4, XposeDims(2, 64, 16, 2), TL_ERR_XPOSE_SHAPE},
-        {kInt8, 3, 4, XposeDims(1, 128, 16, 1), TL_ERR_XPOSE_ODD_D0},
-        {0x003, 3, 4, XposeDims(2, 64, 16, 1), TL_ERR_TTYPE},
-    };
-    for (const auto &c : cases) {
+    for (const auto &c : kIllegalXposes) {
         Type(c.ttype);
         RandomReg(3);
         RandomReg(4);
@@ -710,6 +702,21 @@ TEST_F(FastPathTest, WholeRegisterPlansAreOneContiguousKiB)
 namespace {
 sigjmp_buf fault_jump;
 void JumpOutOfFault(int) { siglongjmp(fault_jump, 1); }
+
+/* The load into tl9; true when a read faulted (JumpOutOfFault returns here). */
+__attribute__((noinline)) bool LoadFaults(tl_state *st, const tl_mem_plan *plan, const uint8_t *host,
+                                          bool reads_first)
+{
+    if (sigsetjmp(fault_jump, 1) != 0) {
+        return true;
+    }
+    if (reads_first) {
+        tl_load_from_host_reads_first(st, 9, plan, host);
+    } else {
+        tl_load_from_host(st, 9, plan, host);
+    }
+    return false;
+}
 } // namespace
 
 /*
@@ -750,17 +757,7 @@ TEST_F(FastPathTest, ReadsFirstLoadLeavesTheRegisterWhenAReadFaults)
             RandomReg(9);
             uint8_t before[TL_REG_BYTES];
             memcpy(before, s()->reg[9], TL_REG_BYTES);
-            volatile bool faulted = false;
-            if (sigsetjmp(fault_jump, 1) == 0) {
-                if (reads_first) {
-                    tl_load_from_host_reads_first(s(), 9, &plan, c.host);
-                } else {
-                    tl_load_from_host(s(), 9, &plan, c.host);
-                }
-            } else {
-                faulted = true;
-            }
-            EXPECT_TRUE(faulted) << c.name << ": the read of the PROT_NONE page did not fault";
+            EXPECT_TRUE(LoadFaults(s(), &plan, c.host, reads_first)) << c.name << ": the read of the PROT_NONE page did not fault";
             const bool same = memcmp(s()->reg[9], before, TL_REG_BYTES) == 0;
             if (reads_first) {
                 EXPECT_TRUE(same) << c.name << ": the register changed before the faulting read";
