@@ -153,18 +153,7 @@ static long call(const void *f)
 
 static void set_plan(const struct geom *g)
 {
-    tl_csr_write(TL_CSR_TTYPE, g->ttype);
-    tl_csr_write(TL_CSR_TSHAPE, TL_SHAPE(g->d0, 1, g->s * 8 / g->e));
-    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, g->w);
-    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, (uint32_t)g->p);
-}
-
-/* Registers a and b into got[0], got[1] (the whole-register view changes the CSRs). */
-static void read_regs(unsigned a, unsigned b)
-{
-    tl_state_whole_register_view();
-    tl_state_store_reg(a, got[0]);
-    tl_state_store_reg(b, got[1]);
+    tl_state_set_plan(g->ttype, TL_SHAPE(g->d0, 1, g->s * 8 / g->e), g->w, g->p);
 }
 
 /* before[] set to patterns of seed, loaded into a and b, and into the model's registers. */
@@ -174,9 +163,7 @@ static void fill_regs(unsigned a, unsigned b, unsigned seed)
         before[0][i] = (uint8_t)(i * 13 + seed * 7 + 3);
         before[1][i] = (uint8_t)(i * 29 + seed * 11 + 200);
     }
-    tl_state_whole_register_view();
-    tl_state_load_reg(a, before[0]);
-    tl_state_load_reg(b, before[1]);
+    tl_state_load_pair(a, b, before);
     memcpy(mreg[a], before[0], 1024);
     memcpy(mreg[b], before[1], 1024);
 }
@@ -305,7 +292,7 @@ static int run_five(const struct five *f, const uint32_t *w, int gaps, unsigned 
     model(f->words, n, f->g, f->x);
     set_plan(f->g);
     sig = run(w, f->x);
-    read_regs(f->ra, f->rb);
+    tl_state_store_pair(f->ra, f->rb, got);
     if (f->trap_at < 0) {
         if (sig != 0 || t5_count != count + 1 || !gprs_kept) {
             printf("#   signal %d at pc %#lx (addr %p), t5 %+ld, GPRs %s\n", sig, trap_pc,
@@ -671,7 +658,7 @@ int main(void)
             sig = run(w, f.x);
             ok &= sig == 0;
             if (check) {
-                read_regs(20, 21);
+                tl_state_store_pair(20, 21, got);
                 ok &= same("first register", got[0], mreg[20], 1024) &&
                       same("second register", got[1], mreg[21], 1024) &&
                       same("data area", data, want_mem, AREA);
@@ -705,7 +692,7 @@ int main(void)
             model(words, 5, &G_IL, x);
             set_plan(&G_IL);
             tl_load_load_xpose_store_store(0, 1, 22, 23, s1, s2, TL_DIMS4(2, 64, 16, 1), o1, o2);
-            read_regs(22, 23);
+            tl_state_store_pair(22, 23, got);
             ok &= same("first register", got[0], mreg[22], 1024) &&
                   same("second register", got[1], mreg[23], 1024) &&
                   same("data area", data, want_mem, AREA);

@@ -78,31 +78,13 @@ static int run(const uint32_t *w, const void *p1, const void *p2, uint32_t dims)
     });
 }
 
-static void set_plan(uint32_t ttype, uint32_t shape, uint32_t width, int32_t pitch)
-{
-    tl_csr_write(TL_CSR_TTYPE, ttype);
-    tl_csr_write(TL_CSR_TSHAPE, shape);
-    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, width);
-    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, (uint32_t)pitch);
-}
-
-/* Registers a and b into got[0], got[1] (the whole-register view changes the CSRs). */
-static void read_regs(unsigned a, unsigned b)
-{
-    tl_state_whole_register_view();
-    tl_state_store_reg(a, got[0]);
-    tl_state_store_reg(b, got[1]);
-}
-
 static void fill_regs(unsigned a, unsigned b, unsigned seed)
 {
     for (unsigned i = 0; i < 1024; i++) {
         before[0][i] = (uint8_t)(i * 13 + seed);
         before[1][i] = (uint8_t)(i * 29 + seed + 1);
     }
-    tl_state_whole_register_view();
-    tl_state_load_reg(a, before[0]);
-    tl_state_load_reg(b, before[1]);
+    tl_state_load_pair(a, b, before);
 }
 
 /*
@@ -117,9 +99,9 @@ static int run_case(const uint32_t *w, unsigned ra, unsigned rb, unsigned seed, 
     int sig;
 
     fill_regs(ra, rb, seed);
-    set_plan(ttype, shape, width, pitch);
+    tl_state_set_plan(ttype, shape, width, pitch);
     sig = run(w, p1, p2, dims);
-    read_regs(ra, rb);
+    tl_state_store_pair(ra, rb, got);
     return sig;
 }
 
@@ -327,11 +309,11 @@ int main(void)
         const unsigned D[4] = {2, 64, 16, 1};
         ok = 1;
         for (unsigned i = 0; i < 300; i++) {
-            set_plan(TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32);
+            tl_state_set_plan(TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32);
             data[PG + i] ^= 0x5A;
             sig = run(w, data + i, data + PG + 3 * i, TL_DIMS4(2, 64, 16, 1));
             if (i % 50 == 49) {
-                read_regs(15, 16);
+                tl_state_store_pair(15, 16, got);
                 memcpy(want[0], data + i, 1024);
                 memcpy(want[1], data + PG + 3 * i, 1024);
                 xpose_ref_pair(want, D, 0, 1, 8);

@@ -80,6 +80,31 @@ static inline void tl_state_whole_register_view(void)
     tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, 256);
 }
 
+/* The CSRs a tl.load/tl.store plan reads: type, shape, width and pitch. */
+static inline void tl_state_set_plan(uint32_t ttype, uint32_t shape, uint32_t width, int32_t pitch)
+{
+    tl_csr_write(TL_CSR_TTYPE, ttype);
+    tl_csr_write(TL_CSR_TSHAPE, shape);
+    tl_csr_write(TL_CSR_TMASK_LOAD_WIDTH, width);
+    tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, (uint32_t)pitch);
+}
+
+/* Registers a and b set to p[0], p[1] (the whole-register view changes the CSRs). */
+static inline void tl_state_load_pair(unsigned a, unsigned b, const uint8_t (*p)[1024])
+{
+    tl_state_whole_register_view();
+    tl_state_load_reg(a, p[0]);
+    tl_state_load_reg(b, p[1]);
+}
+
+/* Registers a and b into p[0], p[1] (the whole-register view changes the CSRs). */
+static inline void tl_state_store_pair(unsigned a, unsigned b, uint8_t (*p)[1024])
+{
+    tl_state_whole_register_view();
+    tl_state_store_reg(a, p[0]);
+    tl_state_store_reg(b, p[1]);
+}
+
 /* CSRs 0x800..0x807 with the saved values, tinit last. */
 static inline void tl_state_write_csrs(const struct tl_full_state *s)
 {
