@@ -1037,13 +1037,28 @@ static tl_status xtl_pair_exec(CPURISCVState *env, const XtlPairOp *op, const tl
     return st;
 }
 
+/* True when spans of span bytes from a and from b share no byte. */
+static inline bool xtl_spans_apart(uint64_t a, uint64_t b, uint64_t span)
+{
+    return a - b >= span && b - a >= span;
+}
+
+/* True when neither store's span (from first[2], first[3]) overlaps a load's. */
+static inline bool xtl_stores_apart(const uint64_t *first, uint64_t span)
+{
+    return xtl_spans_apart(first[2], first[0], span) && xtl_spans_apart(first[2], first[1], span) &&
+           xtl_spans_apart(first[3], first[0], span) && xtl_spans_apart(first[3], first[1], span);
+}
+
 /*
  * xtl_pair for anything but the tile API's case: the current unmasked plan
  * must be ordered, the loads' spans must lie in memory found accessible
  * (xtl_plan_host) and not overlap (the pass reads the two blocks
  * interleaved; a byte both loads read must not be seen newer by the first
  * than by the second), the stores' spans in memory found accessible for
- * stores, and the xpose must be legal.
+ * stores and apart from the loads' (a pass that a fault ends in the second
+ * store restarts at the first load, which must read what it read before),
+ * and the xpose must be legal.
  */
 static uint32_t __attribute__((noinline))
 xtl_pair_general(CPURISCVState *env, const XtlPairOp *op, uintptr_t ra)
@@ -1062,8 +1077,12 @@ xtl_pair_general(CPURISCVState *env, const XtlPairOp *op, uintptr_t ra)
         outcome = "the plan is not an ordered one";
         goto one_by_one;
     }
-    if (first[0] < first[1] + plan->span && first[1] < first[0] + plan->span) {
+    if (!xtl_spans_apart(first[0], first[1], plan->span)) {
         outcome = "the spans overlap";
+        goto one_by_one;
+    }
+    if (op->stores && !xtl_stores_apart(first, plan->span)) {
+        outcome = "a store's span overlaps a load's";
         goto one_by_one;
     }
     src1 = xtl_plan_host(env, plan, op->flags, first[0], false);
@@ -1109,8 +1128,8 @@ static uint32_t xtl_pair(CPURISCVState *env, const XtlPairOp *op, uintptr_t ra)
 
     if (likely((s->mem_plan_valid & 1) && s->mem_plan[0].whole_reg &&
                !(op->imm[0] | op->imm[1] | op->imm[2] | op->imm[3]) &&
-               op->base[0] - op->base[1] >= TL_REG_BYTES &&
-               op->base[1] - op->base[0] >= TL_REG_BYTES)) {
+               xtl_spans_apart(op->base[0], op->base[1], TL_REG_BYTES) &&
+               (!op->stores || xtl_stores_apart(op->base, TL_REG_BYTES)))) {
         uint8_t *host[4] = { NULL, NULL, NULL, NULL };
 
         if (xtl_whole_reg_hosts(env, op->flags, op->base, op->stores ? 4 : 2, 2, host) &&
@@ -1143,8 +1162,8 @@ uint32_t HELPER(xtl_load_pair_xpose)(CPURISCVState *env, uint32_t desc, uint32_t
 /*
  * The same followed by tl.store rs1; tl.store rs2 (the current plan
  * again).  The stores write the registers the pass wrote, in order, so
- * they may overlap the loads' memory and each other as the instructions
- * one by one may.  gprs: XTL_PAIR_STORE_GPR_* fields, the GPRs being read
+ * they may overlap each other as the instructions one by one may; stores
+ * over a load's memory run one by one.  gprs: XTL_PAIR_STORE_GPR_* fields, the GPRs being read
  * from env (the translated code keeps them there); store_imms:
  * XTL_PAIR_STORE_IMM* fields.
  */

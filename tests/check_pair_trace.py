@@ -65,6 +65,7 @@ RULES = {
         (", in a row: the ISA's registers and stored memory", 1, None, True, STORES),
         ("with nops between: the same registers", 0, 0, False, STORES),
         ("overlap:", 1, None, True, STORES),
+        ("a store over a load's source:", 0, 0, True, STORES),
         ("the two loads' sources overlap", 0, 0, True, STORES),
         ("stores' operands:", 1, None, True, STORES),
         ("trap:", 0, 0, True, STORES),
