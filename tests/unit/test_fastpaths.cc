@@ -305,17 +305,20 @@ TEST_F(FastPathTest, LoadPairXposeStoreIsTheFiveInstructions)
                     const Bytes other = Reg(4);
                     /*
                      * One buffer: the two loads' spans, then the outputs,
-                     * placed apart, on top of each other, or over the
-                     * second load's span.
+                     * placed apart, on top of each other, the second over
+                     * the second load's span, or the first over it.
                      */
                     std::vector<uint8_t> buf(4 * span + 256);
                     for (uint8_t &byte : buf) byte = uint8_t(rng());
                     const uint8_t *src[2] = {buf.data(), buf.data() + span + 16};
-                    const unsigned placement = (cases / 12) % 3;
-                    uint8_t *out1 = buf.data() + 2 * span + 64;
-                    uint8_t *out2 = placement == 0   ? out1 + span + 32
-                                    : placement == 1 ? out1 + ls.w / 2
-                                                     : const_cast<uint8_t *>(src[1]);
+                    const unsigned placement = (cases / 12) % 4;
+                    uint8_t *const apart = buf.data() + 2 * span + 64;
+                    uint8_t *const second_src = const_cast<uint8_t *>(src[1]);
+                    uint8_t *out1 = placement == 3 ? second_src : apart;
+                    uint8_t *out2 = placement == 0   ? apart + span + 32
+                                    : placement == 1 ? apart + ls.w / 2
+                                    : placement == 2 ? second_src
+                                                     : apart;
                     /* What the ISA gives: the loads and the xpose, then the two stores in order. */
                     uint8_t in[TL_XPOSE_BYTES] = {};
                     for (unsigned h = 0; h < 2; ++h) {
