@@ -22,7 +22,6 @@
  * whole data area, so a byte stored outside the stores' spans is seen.
  */
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 #include "tl_test.h"
 #include "tl_state.h"
@@ -54,7 +53,6 @@ static uint8_t faulty_pristine[2 * PG];
 static uint8_t (*before)[1024], (*got)[1024];
 static uint8_t row_regs[2][2][1024];   /* the registers of each run in a row */
 static uint8_t mreg[32][1024];      /* the model's registers */
-static volatile unsigned long trap_pc;
 static unsigned long t5_count;      /* t5, which the addi after the five increments */
 static volatile int gprs_kept;
 
@@ -93,14 +91,6 @@ static void five_words(uint32_t *w, const struct geom *g, unsigned ra, unsigned 
     w[4] = w_store(rb, 0, G_T4);
 }
 
-static void trap_pc_handler(int sig, siginfo_t *info, void *uc)
-{
-    tl_trap_signal = sig;
-    tl_trap_addr = info->si_addr;
-    trap_pc = ((ucontext_t *)uc)->uc_mcontext.__gregs[0];
-    siglongjmp(tl_trap_jmp, 1);
-}
-
 /*
  * The n words (with gaps, a nop after each but the last) at code + off, then
  * addi t5, t5, 1 and ret.
@@ -125,7 +115,7 @@ static uint32_t *put_code(unsigned off, const uint32_t *words, unsigned n, int g
 /* Runs code at w with t0, t1, t2, t3, t4 from x[]; 0 or the signal raised. */
 static int run(const uint32_t *w, const unsigned long *x)
 {
-    trap_pc = 0;
+    tl_trap_pc = 0;
     gprs_kept = 0;
     return TL_TRAPS({
         register unsigned long r_t0 __asm__("t0") = x[G_T0];
@@ -296,17 +286,17 @@ static int run_five(const struct five *f, const uint32_t *w, int gaps, unsigned 
     tl_state_store_pair(f->ra, f->rb, got);
     if (f->trap_at < 0) {
         if (sig != 0 || t5_count != count + 1 || !gprs_kept) {
-            printf("#   signal %d at pc %#lx (addr %p), t5 %+ld, GPRs %s\n", sig, trap_pc,
+            printf("#   signal %d at pc %#lx (addr %p), t5 %+ld, GPRs %s\n", sig, tl_trap_pc,
                    tl_trap_addr, (long)(t5_count - count), gprs_kept ? "kept" : "changed");
             ok = 0;
         }
     } else {
         const uint32_t *at = w + (gaps ? 2 : 1) * f->trap_at;
 
-        if (sig != f->sig || trap_pc != (unsigned long)at ||
+        if (sig != f->sig || tl_trap_pc != (unsigned long)at ||
             (sig == SIGSEGV && tl_trap_addr != f->addr) || t5_count != count) {
             printf("#   signal %d at pc %#lx addr %p, want signal %d at %p addr %p; t5 %+ld\n", sig,
-                   trap_pc, tl_trap_addr, f->sig, (const void *)at, f->addr,
+                   tl_trap_pc, tl_trap_addr, f->sig, (const void *)at, f->addr,
                    (long)(t5_count - count));
             ok = 0;
         }
@@ -360,16 +350,11 @@ static int run_row(const struct five *f, unsigned off, unsigned seed)
 
 int main(void)
 {
-    struct sigaction sa;
     struct five f;
     int ok, row_ok, gaps_ok;
 
     setvbuf(stdout, NULL, _IONBF, 0);
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = trap_pc_handler;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigaction(SIGILL, &sa, NULL);
-    sigaction(SIGSEGV, &sa, NULL);
+    tl_trap_install();
     code = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     data = mmap(NULL, AREA + PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     faulty = mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -14,7 +14,6 @@
  * load rule of 5.2 and the element loop of 5.5.
  */
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 #include "tl_test.h"
 #include "tl_state.h"
@@ -37,15 +36,6 @@ static uint8_t got[2][1024], want[2][1024];
  * time (qemu-riscv64 only does so in memory it has found mapped).
  */
 static uint8_t (*before)[1024];
-static volatile unsigned long trap_pc;
-
-static void trap_pc_handler(int sig, siginfo_t *info, void *uc)
-{
-    tl_trap_signal = sig;
-    tl_trap_addr = info->si_addr;
-    trap_pc = ((ucontext_t *)uc)->uc_mcontext.__gregs[0];
-    siglongjmp(tl_trap_jmp, 1);
-}
 
 /* The three words (and, with gaps, a nop after the first two) at code + off, then ret. */
 static uint32_t *put_triple(unsigned off, unsigned a_reg, unsigned b_reg, unsigned da, unsigned db,
@@ -67,7 +57,7 @@ static uint32_t *put_triple(unsigned off, unsigned a_reg, unsigned b_reg, unsign
 /* Runs code at w with t0 = p1, t2 = p2, t1 = dims; 0 or the signal raised. */
 static int run(const uint32_t *w, const void *p1, const void *p2, uint32_t dims)
 {
-    trap_pc = 0;
+    tl_trap_pc = 0;
     return TL_TRAPS({
         register const void *r_t0 __asm__("t0") = p1;
         register const void *r_t2 __asm__("t2") = p2;
@@ -112,15 +102,10 @@ static int regs_are(const uint8_t (*w)[1024])
 
 int main(void)
 {
-    struct sigaction sa;
     int sig, ok;
 
     setvbuf(stdout, NULL, _IONBF, 0);
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = trap_pc_handler;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigaction(SIGILL, &sa, NULL);
-    sigaction(SIGSEGV, &sa, NULL);
+    tl_trap_install();
     code = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     data = mmap(NULL, 8 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     faulty = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -189,22 +174,22 @@ int main(void)
         sig = run_case(w, 1, 2, 40, TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32, data, faulty + PG,
                        TL_DIMS4(2, 64, 16, 1));
         memcpy(want[1], before[1], 1024);
-        ok &= sig == SIGSEGV && tl_trap_addr == faulty + PG && trap_pc == (unsigned long)(w + 1) &&
+        ok &= sig == SIGSEGV && tl_trap_addr == faulty + PG && tl_trap_pc == (unsigned long)(w + 1) &&
               regs_are(want);
     }
     tl_check(ok, "the second load faults: SIGSEGV at its address (%p) and pc (%#lx, want %p), the "
-                 "first register loaded, the second unchanged", tl_trap_addr, trap_pc, (void *)(w + 1));
+                 "first register loaded, the second unchanged", tl_trap_addr, tl_trap_pc, (void *)(w + 1));
 
     /* 3. the first load faults: SIGSEGV there, nothing changed */
     ok = 1;
     for (int rep = 0; rep < 2; rep++) {
         sig = run_case(w, 1, 2, 41, TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32, faulty + PG - 512,
                        data, TL_DIMS4(2, 64, 16, 1));
-        ok &= sig == SIGSEGV && tl_trap_addr == faulty + PG && trap_pc == (unsigned long)w &&
+        ok &= sig == SIGSEGV && tl_trap_addr == faulty + PG && tl_trap_pc == (unsigned long)w &&
               regs_are(before);
     }
     tl_check(ok, "the first load faults half-way into its span: SIGSEGV at the first byte of the "
-                 "page (%p) and at its pc (%#lx), both registers unchanged", tl_trap_addr, trap_pc);
+                 "page (%p) and at its pc (%#lx), both registers unchanged", tl_trap_addr, tl_trap_pc);
 
     /* 4. an illegal xpose: SIGILL at it, both loads done */
     memcpy(want[0], data + 10, 1024);
@@ -213,17 +198,17 @@ int main(void)
     for (int rep = 0; rep < 2; rep++) {
         sig = run_case(w, 1, 2, 42, TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32, data + 10, data + 2000,
                        TL_DIMS4(2, 64, 16, 2)); /* 4096 bytes, not 2048 */
-        ok &= sig == SIGILL && trap_pc == (unsigned long)(w + 2) && regs_are(want);
+        ok &= sig == SIGILL && tl_trap_pc == (unsigned long)(w + 2) && regs_are(want);
     }
     tl_check(ok, "an xpose of a tensor that is not 2048 bytes: SIGILL at the xpose (pc %#lx, want "
-                 "%p), both registers loaded", trap_pc, (void *)(w + 2));
+                 "%p), both registers loaded", tl_trap_pc, (void *)(w + 2));
     ok = 1;
     for (int rep = 0; rep < 2; rep++) {
         sig = run_case(w, 1, 2, 43, 0x003, TL_SHAPE(32, 1, 32), 32, 32, data, data + 2000,
                        TL_DIMS4(2, 64, 16, 1)); /* an invalid ttype: the loads and the xpose trap */
-        ok &= sig == SIGILL && trap_pc == (unsigned long)w && regs_are(before);
+        ok &= sig == SIGILL && tl_trap_pc == (unsigned long)w && regs_are(before);
     }
-    tl_check(ok, "an invalid ttype: SIGILL at the first load (pc %#lx), nothing changed", trap_pc);
+    tl_check(ok, "an invalid ttype: SIGILL at the first load (pc %#lx), nothing changed", tl_trap_pc);
 
     /* 5. both loads to one register, and tl0 */
     w = put_triple(0, 5, 5, 0, 1, 0);
@@ -233,7 +218,7 @@ int main(void)
         sig = run_case(w, 5, 6, 44, TL_TYPE_INT8, TL_SHAPE(32, 1, 32), 32, 32, data, data + 3000,
                        TL_DIMS4(2, 64, 16, 1));
         memcpy(want[1], before[1], 1024);
-        ok &= sig == SIGILL && trap_pc == (unsigned long)(w + 2) && regs_are(want);
+        ok &= sig == SIGILL && tl_trap_pc == (unsigned long)(w + 2) && regs_are(want);
     }
     tl_check(ok, "both loads to tl5 and tl.xpose tl5, tl5: the second load's bytes, then SIGILL at "
                  "the xpose");

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 
 static int tl_test_count, tl_test_failed;
 
@@ -44,12 +45,13 @@ static int tl_test_finish(void)
 static sigjmp_buf tl_trap_jmp;
 static volatile int tl_trap_signal;
 static void *volatile tl_trap_addr;
+static volatile unsigned long tl_trap_pc;       /* the pc of the trapping instruction */
 
 static void tl_trap_handler(int sig, siginfo_t *info, void *uc)
 {
-    (void)uc;
     tl_trap_signal = sig;
     tl_trap_addr = info->si_addr;
+    tl_trap_pc = ((ucontext_t *)uc)->uc_mcontext.__gregs[0];
     siglongjmp(tl_trap_jmp, 1);
 }
 
