@@ -262,6 +262,27 @@ def kernel_bytes(d, kernel):
         return None
 
 
+def kernel_pairs(d):
+    """name -> [native -O3 ns / TL ns] per back-to-back pair: scripts/bench.sh runs
+    kernels_host_o3 NAME and kernels_rv NAME tl next to each other, so the k-th line of
+    a kernel in kernels_host_o3.N.txt and in kernels_rv.N.txt are one pair."""
+    def lines(f, col):
+        out = {}
+        if os.path.exists(f):
+            for line in open(f):
+                p = line.split()
+                if len(p) == 6 and p[0] == "kernel" and p[col] != "-":
+                    out.setdefault(p[1], []).append(float(p[col]))
+        return out
+    pairs = {}
+    for fr in runs(d, "kernels_rv"):
+        n = fr.rsplit(".", 2)[-2]
+        tl, nat = lines(fr, 3), lines(os.path.join(d, f"kernels_host_o3.{n}.txt"), 4)
+        for k, v in tl.items():
+            pairs.setdefault(k, []).extend(a / b for a, b in zip(nat.get(k, []), v) if a and b)
+    return pairs
+
+
 def print_kernels(d, krv, memcpy):
     """Section 2: TL under TL-QEMU against each baseline a user would pick instead.
 
@@ -276,15 +297,20 @@ def print_kernels(d, krv, memcpy):
     print("   TL: kernels/ on the tile API, qemu-riscv64 -cpu rv64,xtl=on, output checked against the plain kernel")
     print("   floor: the bytes one TL call moves through tl.load/tl.mload/tl.store/tl.mstore (tlstat, kernels_rv once)")
     print("   at host memcpy 1 KiB speed; TL/floor: how many times the TL time is above it")
+    print("   O3/TL: the median over the pairs (native -O3 and TL of one kernel run back to back, in alternating")
+    print("   order), pairs: their min-max; the time columns are medians over every run")
+    pairs = kernel_pairs(d)
     head = f"{'kernel':<36} {'TL':>8}" + "".join(f" {c:>11}" for c, _ in cols)
-    print(head + f"  {'O3/TL':>6} {'RVV/TL':>7} {'floor':>7} {'TL/floor':>8}  check")
+    print(head + f"  {'O3/TL':>6} {'pairs':>9} {'RVV/TL':>7} {'floor':>7} {'TL/floor':>8}  check")
     r_native, r_rvv, r_floor = [], [], []
     for k, (nbytes, tl, _pl, chk) in krv.items():
         vals = [c.get(k, (0, None, None, "-"))[2] for _, c in cols]
         nat = vals[0]
         rvv = [v for v in vals[3:] if v]
         best_rvv = min(rvv) if rvv else None
-        rn = nat / tl if (tl and nat) else float("nan")
+        pk = pairs.get(k)
+        rn = statistics.median(pk) if pk else (nat / tl if (tl and nat) else float("nan"))
+        spread = f"{min(pk):.2f}-{max(pk):.2f}" if pk else "-"
         rr = best_rvv / tl if (tl and best_rvv) else float("nan")
         r_native.append(rn)
         r_rvv.append(rr)
@@ -297,21 +323,21 @@ def print_kernels(d, krv, memcpy):
         else:
             fcells = f"{'-':>7} {'-':>8}"
         cells = "".join(f" {v / 1e3:11.1f}" if v else f" {'-':>11}" for v in vals)
-        print(f"{k:<36} {tl / 1e3 if tl else float('nan'):8.1f}{cells}  {rn:6.2f} {rr:7.2f} {fcells}  {chk}")
+        print(f"{k:<36} {tl / 1e3 if tl else float('nan'):8.1f}{cells}  {rn:6.2f} {spread:>9} {rr:7.2f} {fcells}  {chk}")
     gn, gr = geomean(r_native), geomean(r_rvv)
     gf = f"{geomean(r_floor):8.1f}" if r_floor else f"{'':>8}"
-    print(f"{'geometric mean':<36} {'':>8}" + " " * 12 * len(cols) + f"  {gn:6.2f} {gr:7.2f} {'':>7} {gf}")
+    print(f"{'geometric mean':<36} {'':>8}" + " " * 12 * len(cols) + f"  {gn:6.2f} {'':>9} {gr:7.2f} {'':>7} {gf}")
     worst_n = min((x for x in r_native if x == x), default=float("nan"))
     worst_r = min((x for x in r_rvv if x == x), default=float("nan"))
     print("   targets (ratios > 1: TL is faster):")
     print(f"   native -O3 / TL, geometric mean      {gn:6.2f}   >= 1.0   {verdict(gn >= 1.0)}")
     print(f"   native -O3 / TL, every kernel (min)  {worst_n:6.2f}   >= 0.5   {verdict(worst_n >= 0.5)}")
     print(f"   best RVV / TL, every kernel (min)    {worst_r:6.2f}   >  1.0   {verdict(worst_r > 1.0)}")
-    print_staged(d, krv, cols[0][1])
+    print_staged(d, krv, cols[0][1], pairs)
     print()
 
 
-def print_staged(d, krv, native):
+def print_staged(d, krv, native, pairs):
     """native / staged for the pure-copy kernels, from 'staged NAME BYTES NS CHECK' lines."""
     acc = {}
     for f in runs(d, "kernels_host_staged"):
@@ -333,7 +359,8 @@ def print_staged(d, krv, native):
         tl = krv.get(k, (0, None, None, "-"))[1]
         cell = lambda x: f"{x / 1e3:.2f}" if x else "-"
         ratio = lambda a, b: f"{a / b:.2f}" if (a and b) else "-"
-        print(f"   {k:<36} {cell(nat):>10} {cell(st):>8} {cell(tl):>8}  {ratio(nat, st):>9} {ratio(nat, tl):>6} "
+        o3_tl = f"{statistics.median(pairs[k]):.2f}" if pairs.get(k) else ratio(nat, tl)
+        print(f"   {k:<36} {cell(nat):>10} {cell(st):>8} {cell(tl):>8}  {ratio(nat, st):>9} {o3_tl:>6} "
               f"{ratio(tl, st):>9}  {chk}")
 
 
@@ -370,8 +397,9 @@ def print_parity(d):
         return
     npairs = max(len(v) for v in pairs.values())
     print("== 7. Programs without TL: unpatched qemu-riscv64 vs TL-QEMU (default CPU, xtl on) ==")
-    print(f"   same build options and source; {npairs} paired runs in alternating order; "
-          "ratio = median of the per-pair TL/stock ratios")
+    print(f"   same build options and source; {npairs} pairs, each program under the two back to back in "
+          "alternating order;")
+    print("   ratio = median of the per-pair TL/stock ratios")
     print(f"{'program':<44} {'stock':>12} {'TL-QEMU':>12}  {'TL/stock':>8}  {'pairs min-max':>13}  {'target':>7}  result")
     ratios = []
     for k, v in pairs.items():

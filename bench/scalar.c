@@ -2,7 +2,8 @@
  * Scalar riscv64 loops that never use TL, for the performance-parity table
  * of make bench: the same program under an unpatched qemu-riscv64 and under
  * TL-QEMU (default CPU, xtl on).  Prints "NAME NS" lines: the median time
- * of one call (bench_time.h).  Covers the paths a TL patch could slow for
+ * of one call (bench_time.h); with an argument, only that program's line
+ * ("list": the names).  Covers the paths a TL patch could slow for
  * every program: memory accesses (copy loop, memcpy), integer and
  * floating-point arithmetic, branches, and indirect calls and returns
  * (translation-block lookup and chaining).
@@ -100,22 +101,37 @@ static void b_calls(void *c, uint64_t r)
     sink = x;
 }
 
-static void report(const char *name, bench_body_fn fn)
-{
-    printf("%s %.1f\n", name, bench_median_ns(fn, NULL));
-    fflush(stdout);
-}
+static const struct {
+    const char *name;
+    bench_body_fn fn;
+} programs[] = {
+    {"scalar_copy_loop_1k", b_copy_loop}, {"glibc_memcpy_1k", b_memcpy},
+    {"int_hash_4k", b_int_hash},         {"fp_muladd_div_4k", b_fp},
+    {"insertion_sort_256", b_sort},      {"indirect_calls_4k", b_calls},
+};
 
-int main(void)
+/* parity_scalar [NAME | list]: every program, one, or their names. */
+int main(int argc, char **argv)
 {
+    const char *only = argc > 1 ? argv[1] : NULL;
+    int found = 0;
+
     for (unsigned i = 0; i < sizeof(buf_a); i++) {
         buf_a[i] = (uint8_t)(i * 7 + 1);
     }
-    report("scalar_copy_loop_1k", b_copy_loop);
-    report("glibc_memcpy_1k", b_memcpy);
-    report("int_hash_4k", b_int_hash);
-    report("fp_muladd_div_4k", b_fp);
-    report("insertion_sort_256", b_sort);
-    report("indirect_calls_4k", b_calls);
+    for (size_t i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
+        if (only && strcmp(only, "list") == 0) {
+            printf("%s\n", programs[i].name);
+            found = 1;
+        } else if (!only || strcmp(only, programs[i].name) == 0) {
+            printf("%s %.1f\n", programs[i].name, bench_median_ns(programs[i].fn, NULL));
+            fflush(stdout);
+            found = 1;
+        }
+    }
+    if (!found) {
+        fprintf(stderr, "parity_scalar: no program '%s' (list: parity_scalar list)\n", only);
+        return 2;
+    }
     return 0;
 }

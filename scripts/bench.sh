@@ -18,8 +18,9 @@
 #  7. parity: programs that never use TL (scalar loops, the plain C++
 #     kernels, BusyBox and glibc start-up) under an unpatched qemu-riscv64
 #     (scripts/build-stock-qemu.sh) and under TL-QEMU's default CPU, in
-#     BENCH_PARITY_PAIRS (default 5) paired runs of alternating order; the
-#     ratio is the median of the per-pair ratios.
+#     BENCH_PARITY_PAIRS (default 5) pairs, each program under the two back
+#     to back in alternating order; the ratio is the median of the per-pair
+#     ratios.
 # BENCH_ONLY=parity runs and prints section 7 only.
 # Every figure is the median of 7 samples (median over the runs as well).
 # Figures are printed, never asserted; this is not part of make check.
@@ -101,7 +102,17 @@ run() {
         die "benchmark $name failed (run $n): $*"
     fi
 }
+# append <name> <n> <command...>: the program's output added to $raw/<name>.<n>.txt
+append() {
+    local name=$1 n=$2; shift 2
+    if ! timeout 600 "$@" >>"$raw/$name.$n.txt" 2>"$raw/$name.$n.err"; then
+        cat "$raw/$name.$n.err" >&2
+        die "benchmark $name failed (run $n): $*"
+    fi
+}
 if [ -z "$only" ]; then
+    mapfile -t kernel_list < <("$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv" list)
+    [ "${#kernel_list[@]}" -gt 0 ] || die "cannot list the kernels ($qemu_user $out/kernels_rv list)"
     for n in $(seq 1 "$runs"); do
         log "run $n of $runs"
         run host_memcpy "$n" "$out/host_memcpy"
@@ -119,9 +130,24 @@ if [ -z "$only" ]; then
                 -nographic -monitor none -serial stdio -display none -kernel "$out/baremetal.elf"
         done
         run kernels_host "$n" "$out/kernels_host"
-        run kernels_host_o3 "$n" "$out/kernels_host_o3"
+        # native -O3 and TL kernel by kernel, back to back in alternating order,
+        # three pairs a run: O3/TL is the median of the pairs' ratios, so the
+        # host's speed drifting between programs cancels out of each one
+        : >"$raw/kernels_host_o3.$n.txt"; : >"$raw/kernels_rv.$n.txt"
+        i=0
+        for k in "${kernel_list[@]}"; do
+            for j in 1 2 3; do
+                if [ $(((n + i + j) % 2)) -eq 1 ]; then
+                    append kernels_host_o3 "$n" "$out/kernels_host_o3" "$k"
+                    append kernels_rv "$n" "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv" "$k" tl
+                else
+                    append kernels_rv "$n" "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv" "$k" tl
+                    append kernels_host_o3 "$n" "$out/kernels_host_o3" "$k"
+                fi
+            done
+            i=$((i + 1))
+        done
         run kernels_host_staged "$n" "$out/kernels_host_o3" staged
-        run kernels_rv "$n" "$qemu_user" -cpu rv64,xtl=on "$out/kernels_rv"
         run kernels_stock_scalar "$n" "$qemu_stock" -cpu rv64 "$out/kernels_rv_o3"
         for vlen in 128 256; do
             run "kernels_rvv$vlen" "$n" "$qemu_stock" -cpu "rv64,v=true,vlen=$vlen" "$out/kernels_rvv"
@@ -134,8 +160,7 @@ if [ -z "$only" ]; then
     # Not timed, so one run is enough: the byte count does not vary.  The
     # file name is report.py's bytes_file(): kernel names hold "(" and "+".
     log "counting the bytes one call of each TL kernel moves (tlstat)"
-    mapfile -t kernel_names < <(awk '$1 == "kernel" { print $2 }' "$raw/kernels_rv.1.txt")
-    for k in "${kernel_names[@]}"; do
+    for k in "${kernel_list[@]}"; do
         safe=${k//[^A-Za-z0-9_.-]/_}
         run "once_$safe" 1 "$qemu_user" -cpu rv64,xtl=on \
             -plugin "$tlstat,outfile=$raw/bytes_$safe.txt,format=json" "$out/kernels_rv" once "$k"
@@ -148,26 +173,42 @@ busybox=$("$TL_REPO/scripts/build-busybox.sh")
 build "$out/parity_scalar" riscv64-linux-gnu-gcc -O2 -static -I"$TL_REPO/include" -I"$src" "$src/scalar.c"
 build "$out/hello_dyn" riscv64-linux-gnu-gcc -O2 "$src/hello.c"
 python_rv="$CACHE_DIR/parity-sysroot/usr/bin/python3.13"   # unpacked by tests/parity/run.sh
-# parity_run <stock|tl> <qemu-riscv64> <n>: one run of every parity program
-parity_run() {
-    local f="$raw/parity_$1.$3.txt" q=$2
-    {
-        "$q" "$out/parity_scalar" &&
-        "$q" "$out/kernels_rv_plain" &&
-        python3 "$src/startup.py" busybox_true_startup 20 "$q" "$busybox" true &&
-        python3 "$src/startup.py" glibc_hello_startup 20 "$q" -L /usr/riscv64-linux-gnu "$out/hello_dyn" &&
-        if [ -x "$python_rv" ]; then
-            python3 "$src/startup.py" python3_startup 10 "$q" -L "$CACHE_DIR/parity-sysroot" "$python_rv" -I -S -c pass
-        fi
-    } >"$f" 2>"$f.err" || { cat "$f.err" >&2; die "parity benchmark under $q failed (run $3)"; }
+# The parity programs: each of parity_scalar's loops, each plain kernel, and start-ups.
+mapfile -t parity_programs < <(
+    "$qemu_user" "$out/parity_scalar" list | sed 's/^/scalar /'
+    "$qemu_user" "$out/kernels_rv_plain" list | sed 's/^/plain /'
+    echo busybox; echo hello
+    if [ -x "$python_rv" ]; then echo python; fi
+)
+[ "${#parity_programs[@]}" -gt 3 ] || die "cannot list the parity programs (parity_scalar list, kernels_rv_plain list)"
+# parity_one <qemu-riscv64> <program>: one program's "NAME NS" or "kernel ..." line
+parity_one() {
+    local q=$1 p=$2
+    case "$p" in
+        scalar\ *) "$q" "$out/parity_scalar" "${p#scalar }" ;;
+        plain\ *) "$q" "$out/kernels_rv_plain" "${p#plain }" ;;
+        busybox) python3 "$src/startup.py" busybox_true_startup 20 "$q" "$busybox" true ;;
+        hello) python3 "$src/startup.py" glibc_hello_startup 20 "$q" -L /usr/riscv64-linux-gnu "$out/hello_dyn" ;;
+        python) python3 "$src/startup.py" python3_startup 10 "$q" -L "$CACHE_DIR/parity-sysroot" "$python_rv" -I -S -c pass ;;
+        *) echo "bench.sh: unknown parity program '$p'" >&2; return 1 ;;
+    esac
 }
+# Pair n runs each program under both QEMUs back to back, so that the host's
+# speed drifting over the minutes of the section cancels out of each ratio;
+# which QEMU goes first alternates between pairs and between programs.
 for n in $(seq 1 "$pairs"); do
-    log "parity pair $n of $pairs (unpatched QEMU and TL-QEMU, alternating order)"
-    if [ $((n % 2)) -eq 1 ]; then
-        parity_run stock "$qemu_stock" "$n"; parity_run tl "$qemu_user" "$n"
-    else
-        parity_run tl "$qemu_user" "$n"; parity_run stock "$qemu_stock" "$n"
-    fi
+    log "parity pair $n of $pairs (unpatched QEMU and TL-QEMU, each program back to back, alternating order)"
+    : >"$raw/parity_stock.$n.txt"; : >"$raw/parity_tl.$n.txt"
+    i=0
+    for p in "${parity_programs[@]}"; do
+        order="stock tl"; [ $(((n + i) % 2)) -eq 1 ] || order="tl stock"
+        for tag in $order; do
+            q=$qemu_user; [ "$tag" = stock ] && q=$qemu_stock
+            parity_one "$q" "$p" >>"$raw/parity_$tag.$n.txt" 2>"$raw/parity_$tag.$n.err" ||
+                { cat "$raw/parity_$tag.$n.err" >&2; die "parity benchmark '$p' under $q failed (pair $n)"; }
+        done
+        i=$((i + 1))
+    done
 done
 [ -x "$python_rv" ] || echo "python startup not measured: Debian's riscv64 python3.13 is not unpacked (make check-parity unpacks it once Debian's riscv64 index verifies)" > "$raw/parity_note.txt"
 
