@@ -357,22 +357,23 @@ void VisitElementType(ElemType type, Visit visit)
     }
 }
 
-void AddImmediate(ElemType type, uint8_t *dst, const uint8_t *src, int32_t imm)
+/*
+ * The element-by-element paths, out of line: their 256-byte tables would
+ * otherwise give tl_exec_addi / tl_exec_muls a large stack frame (and a
+ * stack-protector check) on every call, the vector paths' included.
+ */
+__attribute__((noinline)) void AddImmediateByElement(ElemType type, uint8_t *dst, const uint8_t *src,
+                                                     int32_t imm)
 {
-    if (AddIntegerFast(type, dst, src, imm)) {
-        return;
-    }
     VisitElementType(type, [&](auto elements) {
         using E = decltype(elements);
         MapElements<E::kElementBits>(dst, src, [imm](uint32_t v) { return E::Add(v, imm); });
     });
 }
 
-void MultiplyScalar(ElemType type, uint8_t *dst, const uint8_t *src, uint64_t scalar)
+__attribute__((noinline)) void MultiplyScalarByElement(ElemType type, uint8_t *dst, const uint8_t *src,
+                                                       uint64_t scalar)
 {
-    if (MultiplyIntegerFast(type, dst, src, scalar)) {
-        return;
-    }
     /* For float types x[rs2][31:0] is a binary32 bit pattern. */
     const tl::fp::Unpacked f = tl::fp::Unpack<tl::fp::kFp32>(uint32_t(scalar));
     VisitElementType(type, [&](auto elements) {
@@ -380,6 +381,20 @@ void MultiplyScalar(ElemType type, uint8_t *dst, const uint8_t *src, uint64_t sc
         MapElements<E::kElementBits>(dst, src,
                                      [scalar, &f](uint32_t v) { return E::Multiply(v, scalar, f); });
     });
+}
+
+void AddImmediate(ElemType type, uint8_t *dst, const uint8_t *src, int32_t imm)
+{
+    if (!AddIntegerFast(type, dst, src, imm)) {
+        AddImmediateByElement(type, dst, src, imm);
+    }
+}
+
+void MultiplyScalar(ElemType type, uint8_t *dst, const uint8_t *src, uint64_t scalar)
+{
+    if (!MultiplyIntegerFast(type, dst, src, scalar)) {
+        MultiplyScalarByElement(type, dst, src, scalar);
+    }
 }
 
 } // namespace
