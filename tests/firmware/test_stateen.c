@@ -22,6 +22,8 @@ static uint8_t buf[1024] __attribute__((aligned(64)));
 
 static const struct { uint32_t w; const char *what; } probes[] = {
     { TL_ENC_ADDI(1, 1, 0, 1), "tl.addi tl1, tl0, 1" },
+    { TL_ENC_ADDI(1, 1, 5, 1), "tl.addi tl1, tl5, 1" },       /* int8: the translated path */
+    { TL_ENC_ADDI(1, 1, 5, -1), "tl.addi tl1, tl5, -1" },
     { W_LOAD(1, 0, GPR_T0), "tl.load tl1, 0(t0)" },
     { W_STORE(1, 0, GPR_T0), "tl.store tl1, 0(t0)" },
     { TL_ENC_XPOSE(3, 0, 1, 6, 7, GPR_T1), "tl.xpose.01 tl6, tl7, t1" },
