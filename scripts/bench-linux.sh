@@ -4,13 +4,14 @@
 # time, for the same kernel source and configuration without TL support
 # (scripts/build-linux.sh --stock) and with it, on -cpu max (Smstateen: the
 # lazy mode) and -cpu rv64,xtl=on (the eager mode).  Medians of RUNS boots
-# (default 3).  Figures only, no pass/fail.
+# (default 5) of each, every boot next to its counterpart's.  Figures only,
+# no pass/fail.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
 . "$TL_REPO/scripts/linux-lib.sh"
 
-runs=${TL_BENCH_LINUX_RUNS:-3}
+runs=${TL_BENCH_LINUX_RUNS:-5}
 tl_linux_prepare tl
 tl_build_initramfs
 tl_kernel=$TL_KERNEL
@@ -18,41 +19,69 @@ stock_kernel=$("$TL_REPO/scripts/build-linux.sh" --stock)
 logdir="$BUILD_DIR/bench/linux"
 mkdir -p "$logdir"
 
-median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-
-# measure <label> <kernel> <cpu>: sets PLAIN TL BOOT (medians)
-measure() {
-    local label=$1 kernel=$2 cpu=$3 i log plain=() tl=() boot=()
-    for i in $(seq 1 "$runs"); do
-        log="$logdir/$label-$i.log"
-        TL_KERNEL=$kernel TL_BOOT_QUIET=1 tl_linux_boot "$cpu" "$log" "quiet tlrun=bench" 1 ||
-            die "the $label boot failed (see $log)"
-        plain+=("$(sed -n 's/^ctxswitch plain: *\([0-9.]*\) ns.*/\1/p' "$log")")
-        tl+=("$(sed -n 's/^ctxswitch tl: *\([0-9.]*\) ns.*/\1/p' "$log")")
-        boot+=("$(sed -n 's/^tl-init: Linux .* booted in \([0-9.]*\) s.*/\1/p' "$log")")
-    done
-    PLAIN=$(printf '%s\n' "${plain[@]}" | grep . | median)
-    TL=$(printf '%s\n' "${tl[@]}" | grep . | median || true)
-    BOOT=$(printf '%s\n' "${boot[@]}" | grep . | median)
+# boot_one <label> <kernel> <cpu> <i>: one boot; "LABEL PLAIN TL BOOT" added to $figures
+# ("-" for a figure the boot did not print)
+boot_one() {
+    local label=$1 kernel=$2 cpu=$3 i=$4 log plain tl boot
+    log="$logdir/$label-$i.log"
+    TL_KERNEL=$kernel TL_BOOT_QUIET=1 tl_linux_boot "$cpu" "$log" "quiet tlrun=bench" 1 ||
+        die "the $label boot failed (see $log)"
+    plain=$(sed -n 's/^ctxswitch plain: *\([0-9.]*\) ns.*/\1/p' "$log")
+    tl=$(sed -n 's/^ctxswitch tl: *\([0-9.]*\) ns.*/\1/p' "$log")
+    boot=$(sed -n 's/^tl-init: Linux .* booted in \([0-9.]*\) s.*/\1/p' "$log")
+    [ -n "$plain" ] && [ -n "$boot" ] || die "the $label boot printed no figures (see $log)"
+    echo "$label $plain ${tl:--} $boot" >>"$figures"
 }
 
-echo "Linux context switches (pipe ping-pong, 2 processes on one hart; ns per switch; median of $runs boots)"
-printf '%-38s %12s %12s %14s\n' "kernel, CPU" "non-TL" "two TL tasks" "boot to /init"
-measure stock-max "$stock_kernel" max
-s_plain=$PLAIN s_boot=$BOOT
-printf '%-38s %12s %12s %12s s\n' "without TL support, -cpu max" "$PLAIN" "-" "$BOOT"
-measure tl-max "$tl_kernel" max
-printf '%-38s %12s %12s %12s s\n' "TL kernel, -cpu max (lazy)" "$PLAIN" "${TL:--}" "$BOOT"
-l_plain=$PLAIN l_tl=$TL l_boot=$BOOT
-measure stock-rv64 "$stock_kernel" rv64,xtl=on
-printf '%-38s %12s %12s %12s s\n' "without TL support, -cpu rv64,xtl=on" "$PLAIN" "-" "$BOOT"
-r_plain=$PLAIN
-measure tl-eager "$tl_kernel" rv64,xtl=on
-printf '%-38s %12s %12s %12s s\n' "TL kernel, -cpu rv64,xtl=on (eager)" "$PLAIN" "${TL:--}" "$BOOT"
-e_plain=$PLAIN
-awk -v s="$s_plain" -v l="$l_plain" -v t="$l_tl" -v e="$e_plain" -v r="$r_plain" -v sb="$s_boot" -v lb="$l_boot" 'BEGIN {
-    printf "non-TL switch, TL kernel (lazy) / kernel without TL: %.3f   (target <= 1.05: %s)\n", l / s, (l / s <= 1.05) ? "met" : "NOT MET"
-    printf "two TL tasks / non-TL switch, TL kernel (lazy):      %.2f    (target <= 3: %s)\n", t / l, (t / l <= 3) ? "met" : "NOT MET"
-    printf "non-TL switch in eager mode / without TL (rv64):     %.2f    (eager mode saves every user task)\n", e / r
-    printf "boot to /init, TL kernel / without TL:               %.3f\n", lb / sb
-}'
+# The kernel without TL and the TL kernel boot back to back, in alternating
+# order, so that the ratios (medians of the per-pair ratios) compare boots
+# seconds apart: this host's speed drifts over minutes.
+figures="$logdir/figures.txt"
+: >"$figures"
+for i in $(seq 1 "$runs"); do
+    log "Linux boots, pair $i of $runs (kernel without TL and TL kernel, -cpu max and rv64,xtl=on)"
+    if [ $((i % 2)) -eq 1 ]; then
+        boot_one stock-max "$stock_kernel" max "$i"; boot_one tl-max "$tl_kernel" max "$i"
+        boot_one stock-rv64 "$stock_kernel" rv64,xtl=on "$i"; boot_one tl-eager "$tl_kernel" rv64,xtl=on "$i"
+    else
+        boot_one tl-max "$tl_kernel" max "$i"; boot_one stock-max "$stock_kernel" max "$i"
+        boot_one tl-eager "$tl_kernel" rv64,xtl=on "$i"; boot_one stock-rv64 "$stock_kernel" rv64,xtl=on "$i"
+    fi
+done
+python3 - "$figures" "$runs" <<'PY'
+import statistics, sys
+
+rows = {}
+for line in open(sys.argv[1]):
+    label, plain, tl, boot = line.split()
+    rows.setdefault(label, []).append((float(plain), None if tl == "-" else float(tl), float(boot)))
+
+def med(label, col):
+    v = [r[col] for r in rows[label] if r[col] is not None]
+    return statistics.median(v) if v else None
+
+def ratio(num, den, col):
+    """median and min-max of num/den over the pairs (the i-th boot of each)."""
+    r = [a[col] / b[col] for a, b in zip(rows[num], rows[den])]
+    return statistics.median(r), min(r), max(r)
+
+print(f"Linux context switches (pipe ping-pong, 2 processes on one hart; ns per switch; median of {sys.argv[2]} boots,")
+print("each with its counterpart back to back; ratios: median of the per-pair ratios, pairs min-max)")
+print(f"{'kernel, CPU':<38} {'non-TL':>12} {'two TL tasks':>12} {'boot to /init':>14}")
+for label, name in [("stock-max", "without TL support, -cpu max"), ("tl-max", "TL kernel, -cpu max (lazy)"),
+                    ("stock-rv64", "without TL support, -cpu rv64,xtl=on"),
+                    ("tl-eager", "TL kernel, -cpu rv64,xtl=on (eager)")]:
+    tl = med(label, 1)
+    print(f"{name:<38} {med(label, 0):12.0f} {f'{tl:.0f}' if tl else '-':>12} {med(label, 2):12.2f} s")
+r, lo, hi = ratio("tl-max", "stock-max", 0)
+print(f"non-TL switch, TL kernel (lazy) / kernel without TL: {r:.3f} ({lo:.3f}-{hi:.3f})   "
+      f"(target <= 1.05: {'met' if r <= 1.05 else 'NOT MET'})")
+t = [a[1] / a[0] for a in rows["tl-max"] if a[1] is not None]
+if t:
+    m = statistics.median(t)
+    print(f"two TL tasks / non-TL switch, TL kernel (lazy):      {m:.2f}    (target <= 3: {'met' if m <= 3 else 'NOT MET'})")
+r, lo, hi = ratio("tl-eager", "stock-rv64", 0)
+print(f"non-TL switch in eager mode / without TL (rv64):     {r:.2f} ({lo:.2f}-{hi:.2f})   (eager mode saves every user task)")
+r, lo, hi = ratio("tl-max", "stock-max", 2)
+print(f"boot to /init, TL kernel / without TL:               {r:.3f} ({lo:.3f}-{hi:.3f})")
+PY
