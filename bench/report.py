@@ -279,7 +279,10 @@ def kernel_pairs(d):
         n = fr.rsplit(".", 2)[-2]
         tl, nat = lines(fr, 3), lines(os.path.join(d, f"kernels_host_o3.{n}.txt"), 4)
         for k, v in tl.items():
-            pairs.setdefault(k, []).extend(a / b for a, b in zip(nat.get(k, []), v) if a and b)
+            if len(nat.get(k, [])) != len(v):
+                sys.exit(f"report.py: run {n} has {len(v)} TL and {len(nat.get(k, []))} native lines "
+                         f"of {k}: not pairs (see {d})")
+            pairs.setdefault(k, []).extend(a / b for a, b in zip(nat[k], v) if a and b)
     return pairs
 
 

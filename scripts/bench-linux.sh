@@ -12,6 +12,7 @@ tl_load_config
 . "$TL_REPO/scripts/linux-lib.sh"
 
 runs=${TL_BENCH_LINUX_RUNS:-5}
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "TL_BENCH_LINUX_RUNS must be a positive integer (got '$runs')"
 tl_linux_prepare tl
 tl_build_initramfs
 tl_kernel=$TL_KERNEL
