@@ -568,18 +568,23 @@ static void test_addi(void)
     }
     in[0] = 200; in[1] = 50; in[2] = 128;
     tl_fill(3, in);
-    static const int imms[3] = { 100, -100, 10 };
-    for (int t = 0; t < 3; t++) {
+    /* and the immediate's ends: 200+127=255, 50+127=177, 200-128=72, 128-128=0, 50-128=0 */
+    static const struct { int imm; uint8_t want0, want1, want2; } adds[5] = {
+        { 100, 255, 150, 228 }, { -100, 100, 0, 28 }, { 10, 210, 60, 138 },
+        { 127, 255, 177, 255 }, { -128, 72, 0, 0 },
+    };
+    for (int t = 0; t < 5; t++) {
         for (int n = 0; n < 1024; n++) {
-            int v = in[n] + imms[t];
+            int v = in[n] + adds[t].imm;
             want[n] = v < 0 ? 0 : v > 255 ? 255 : v;
         }
         tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
-        w = TL_ENC_ADDI(1, 5, 3, imms[t]);
+        w = TL_ENC_ADDI(1, 5, 3, adds[t].imm);
         ok = run_cmp(w, 0, 0, 5, want, "addi int8");
-        check(ok && (t != 0 || want[0] == 255) && (t != 1 || want[1] == 0) && (t != 2 || want[2] == 138),
+        check(ok && want[0] == adds[t].want0 && want[1] == adds[t].want1 && want[2] == adds[t].want2,
               "%s: tl.addi tl5, tl3, %d int8 over all 1024 bytes, unsigned saturation "
-              "(200+100=255, 50-100=0, 128+10=138)", MN, imms[t]);
+              "(200, 50, 128 give %u, %u, %u)", MN, adds[t].imm, adds[t].want0, adds[t].want1,
+              adds[t].want2);
     }
 
     tl_csr_write(TL_CSR_TTYPE, TL_TYPE_INT8);
