@@ -172,6 +172,11 @@ CSR_TABLE = [
 ]
 CSRS = [(name, num) for name, num, _, _ in CSR_TABLE]
 
+# The valid ttype values of docs/isa.md 3.1 (every other value is invalid)
+TTYPES = [("int4", 0x001), ("int8", 0x002), ("int16", 0x004), ("int32", 0x008), ("e2m1", 0x010),
+          ("e4m3", 0x040), ("e5m2", 0x080), ("e3m4", 0x0C0), ("fp16", 0x100), ("bf16", 0x200),
+          ("fp32", 0x400)]
+
 # tl.xpose.AB funct5 emitted by the assembler (docs/isa.md 4.4, the values in bold)
 XPOSE_FUNCT5 = {"01": 0x01, "02": 0x02, "03": 0x03, "12": 0x09, "13": 0x0D, "23": 0x0B}
 PADS = ["zero", "min", "max"]
@@ -375,6 +380,7 @@ def c_header():
          " *   XTL_FORMS(X)                 every legal form, with its kind and default EngineID",
          " *   XTL_RESERVED(X)              the reserved encodings R1..R10 (docs/isa.md 4.6)",
          " *   XTL_CSRS(X)                  CSR numbers, writable bits, values after reset",
+         " *   XTL_TTYPE_<T>                the valid ttype values, one per element type",
          " *",
          " * Every CUSTOM-2 word matches exactly one XTL_FORMS row (it is that TL",
          " * instruction) or none; then it matches XTL_RESERVED rows, and the first",
@@ -439,6 +445,9 @@ def c_header():
                      [(n.upper(), '"%s"' % n, "XTL_CSR_" + n.upper(),
                        "XTL_CSR_%s_WMASK" % n.upper(), "XTL_CSR_%s_RESET" % n.upper())
                       for n, _, _, _ in CSR_TABLE])
+    o += ["", "/* ---- ttype values (docs/isa.md 3.1): any other value is invalid ---- */"]
+    for name, value in TTYPES:
+        o.append("#define XTL_TTYPE_%s 0x%03xu" % (name.upper(), value))
     o += ["", "#endif /* XTL_OPC_H */"]
     return "\n".join(o) + "\n"
 

@@ -105,17 +105,17 @@ constexpr unsigned tvalid = XTL_CSR_TVALID;
         using storage = Storage;                                       \
         static constexpr const char *name = #Name;                     \
     }
-TL_ELEMENT_TYPE(int4, 0x001, 4, false, uint8_t);
-TL_ELEMENT_TYPE(int8, 0x002, 8, false, uint8_t);
-TL_ELEMENT_TYPE(int16, 0x004, 16, false, uint16_t);
-TL_ELEMENT_TYPE(int32, 0x008, 32, false, uint32_t);
-TL_ELEMENT_TYPE(e2m1, 0x010, 4, true, uint8_t);
-TL_ELEMENT_TYPE(e4m3, 0x040, 8, true, uint8_t);
-TL_ELEMENT_TYPE(e5m2, 0x080, 8, true, uint8_t);
-TL_ELEMENT_TYPE(e3m4, 0x0C0, 8, true, uint8_t);
-TL_ELEMENT_TYPE(fp16, 0x100, 16, true, uint16_t);
-TL_ELEMENT_TYPE(bf16, 0x200, 16, true, uint16_t);
-TL_ELEMENT_TYPE(fp32, 0x400, 32, true, uint32_t);
+TL_ELEMENT_TYPE(int4, XTL_TTYPE_INT4, 4, false, uint8_t);
+TL_ELEMENT_TYPE(int8, XTL_TTYPE_INT8, 8, false, uint8_t);
+TL_ELEMENT_TYPE(int16, XTL_TTYPE_INT16, 16, false, uint16_t);
+TL_ELEMENT_TYPE(int32, XTL_TTYPE_INT32, 32, false, uint32_t);
+TL_ELEMENT_TYPE(e2m1, XTL_TTYPE_E2M1, 4, true, uint8_t);
+TL_ELEMENT_TYPE(e4m3, XTL_TTYPE_E4M3, 8, true, uint8_t);
+TL_ELEMENT_TYPE(e5m2, XTL_TTYPE_E5M2, 8, true, uint8_t);
+TL_ELEMENT_TYPE(e3m4, XTL_TTYPE_E3M4, 8, true, uint8_t);
+TL_ELEMENT_TYPE(fp16, XTL_TTYPE_FP16, 16, true, uint16_t);
+TL_ELEMENT_TYPE(bf16, XTL_TTYPE_BF16, 16, true, uint16_t);
+TL_ELEMENT_TYPE(fp32, XTL_TTYPE_FP32, 32, true, uint32_t);
 #undef TL_ELEMENT_TYPE
 
 template <class E> struct is_element_type : std::false_type {};

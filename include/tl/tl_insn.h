@@ -33,18 +33,18 @@
 #define TL_CSR_TVALID            XTL_CSR_TVALID
 #define TL_CSR_TINIT             XTL_CSR_TINIT  /* bit i: CSR 0x800 + i initialized (docs/isa.md 2.6) */
 
-/* ttype values */
-#define TL_TYPE_INT4  0x001u
-#define TL_TYPE_INT8  0x002u
-#define TL_TYPE_INT16 0x004u
-#define TL_TYPE_INT32 0x008u
-#define TL_TYPE_E2M1  0x010u
-#define TL_TYPE_E4M3  0x040u
-#define TL_TYPE_E5M2  0x080u
-#define TL_TYPE_E3M4  0x0C0u
-#define TL_TYPE_FP16  0x100u
-#define TL_TYPE_BF16  0x200u
-#define TL_TYPE_FP32  0x400u
+/* ttype values (tl/xtl-opc.h) */
+#define TL_TYPE_INT4  XTL_TTYPE_INT4
+#define TL_TYPE_INT8  XTL_TTYPE_INT8
+#define TL_TYPE_INT16 XTL_TTYPE_INT16
+#define TL_TYPE_INT32 XTL_TTYPE_INT32
+#define TL_TYPE_E2M1  XTL_TTYPE_E2M1
+#define TL_TYPE_E4M3  XTL_TTYPE_E4M3
+#define TL_TYPE_E5M2  XTL_TTYPE_E5M2
+#define TL_TYPE_E3M4  XTL_TTYPE_E3M4
+#define TL_TYPE_FP16  XTL_TTYPE_FP16
+#define TL_TYPE_BF16  XTL_TTYPE_BF16
+#define TL_TYPE_FP32  XTL_TTYPE_FP32
 
 /* tshape / tvalid: [23:16] D0, [15:8] D1, [7:0] D2 */
 #define TL_SHAPE(d0, d1, d2) \

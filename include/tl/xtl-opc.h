@@ -13,6 +13,7 @@
  *   XTL_FORMS(X)                 every legal form, with its kind and default EngineID
  *   XTL_RESERVED(X)              the reserved encodings R1..R10 (docs/isa.md 4.6)
  *   XTL_CSRS(X)                  CSR numbers, writable bits, values after reset
+ *   XTL_TTYPE_<T>                the valid ttype values, one per element type
  *
  * Every CUSTOM-2 word matches exactly one XTL_FORMS row (it is that TL
  * instruction) or none; then it matches XTL_RESERVED rows, and the first
@@ -341,5 +342,18 @@
     X(TMASK_LOAD_WIDTH, "tmask_load_width", XTL_CSR_TMASK_LOAD_WIDTH, XTL_CSR_TMASK_LOAD_WIDTH_WMASK, XTL_CSR_TMASK_LOAD_WIDTH_RESET) \
     X(TVALID, "tvalid", XTL_CSR_TVALID, XTL_CSR_TVALID_WMASK, XTL_CSR_TVALID_RESET) \
     X(TINIT, "tinit", XTL_CSR_TINIT, XTL_CSR_TINIT_WMASK, XTL_CSR_TINIT_RESET)
+
+/* ---- ttype values (docs/isa.md 3.1): any other value is invalid ---- */
+#define XTL_TTYPE_INT4 0x001u
+#define XTL_TTYPE_INT8 0x002u
+#define XTL_TTYPE_INT16 0x004u
+#define XTL_TTYPE_INT32 0x008u
+#define XTL_TTYPE_E2M1 0x010u
+#define XTL_TTYPE_E4M3 0x040u
+#define XTL_TTYPE_E5M2 0x080u
+#define XTL_TTYPE_E3M4 0x0c0u
+#define XTL_TTYPE_FP16 0x100u
+#define XTL_TTYPE_BF16 0x200u
+#define XTL_TTYPE_FP32 0x400u
 
 #endif /* XTL_OPC_H */

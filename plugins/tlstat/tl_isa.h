@@ -48,7 +48,8 @@ static_assert(XTL_CSR_TSHAPE - kCsrBase == TSHAPE && XTL_CSR_TMASK_LS - kCsrBase
 constexpr int kNumTypes = 11;
 constexpr int kInvalidType = kNumTypes;
 constexpr uint32_t kTypeCodes[kNumTypes] = {
-    0x001, 0x002, 0x004, 0x008, 0x010, 0x040, 0x080, 0x0C0, 0x100, 0x200, 0x400,
+    XTL_TTYPE_INT4, XTL_TTYPE_INT8, XTL_TTYPE_INT16, XTL_TTYPE_INT32, XTL_TTYPE_E2M1, XTL_TTYPE_E4M3,
+    XTL_TTYPE_E5M2, XTL_TTYPE_E3M4, XTL_TTYPE_FP16,  XTL_TTYPE_BF16, XTL_TTYPE_FP32,
 };
 constexpr const char *kTypeNames[kNumTypes + 1] = {
     "int4", "int8", "int16", "int32", "e2m1", "e4m3", "e5m2", "e3m4", "fp16", "bf16", "fp32",

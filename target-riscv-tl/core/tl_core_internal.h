@@ -120,17 +120,17 @@ constexpr ElemType DecodeTtype(uint32_t ttype)
      * value is unique; bits above 11 are reserved-zero (the CSR cannot hold them).
      */
     switch (ttype) {
-    case 0x001: return ElemType::kInt4;
-    case 0x002: return ElemType::kInt8;
-    case 0x004: return ElemType::kInt16;
-    case 0x008: return ElemType::kInt32;
-    case 0x010: return ElemType::kE2M1;
-    case 0x040: return ElemType::kE4M3;
-    case 0x080: return ElemType::kE5M2;
-    case 0x0C0: return ElemType::kE3M4;
-    case 0x100: return ElemType::kFp16;
-    case 0x200: return ElemType::kBf16;
-    case 0x400: return ElemType::kFp32;
+    case XTL_TTYPE_INT4: return ElemType::kInt4;
+    case XTL_TTYPE_INT8: return ElemType::kInt8;
+    case XTL_TTYPE_INT16: return ElemType::kInt16;
+    case XTL_TTYPE_INT32: return ElemType::kInt32;
+    case XTL_TTYPE_E2M1: return ElemType::kE2M1;
+    case XTL_TTYPE_E4M3: return ElemType::kE4M3;
+    case XTL_TTYPE_E5M2: return ElemType::kE5M2;
+    case XTL_TTYPE_E3M4: return ElemType::kE3M4;
+    case XTL_TTYPE_FP16: return ElemType::kFp16;
+    case XTL_TTYPE_BF16: return ElemType::kBf16;
+    case XTL_TTYPE_FP32: return ElemType::kFp32;
     default: return ElemType::kInvalid;
     }
 }
