@@ -595,6 +595,11 @@ def verify():
     report(not bad, "fields %s of the common layout = tlref.encode_fields (256 sets)%s"
            % (", ".join(name for name, _, _, _ in FIELDS[:7]), "; " + bad[0] if bad else ""))
 
+    # 1c. the valid ttype values are the reference model's
+    codes = sorted(v for _, v in TTYPES)
+    report(codes == sorted(tlref.TTYPE_CODES),
+           "ttype values %s = tlref.TTYPE_CODES" % ", ".join("0x%03x" % c for c in codes))
+
     # 2. no row looks at [19:15] or [11:7], so walking all of [31:20] x funct3
     #    (those two fields random) walks every case.  On each word: at most one
     #    legal row; a reserved row exactly when no legal row, and the first one
