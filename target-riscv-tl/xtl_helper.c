@@ -1188,6 +1188,33 @@ uint32_t HELPER(xtl_load_pair_xpose_store)(CPURISCVState *env, uint32_t desc, ui
     return xtl_pair(env, &op, GETPC());
 }
 
+/*
+ * The five words of helper_xtl_load_pair_xpose_store in the case the
+ * translated code checks inline (xtl_gen_interleave_store): the xpose the
+ * core's interleave memo holds, whole-register spans at src1, src2 (the
+ * loads) and dst1, dst2 (the stores) found accessible and apart.  desc and
+ * gprs as there; the GPRs only name the loads' addresses in the trace.
+ */
+void HELPER(xtl_interleave_store)(CPURISCVState *env, uint32_t desc, uint32_t gprs, void *src1,
+                                  void *src2, void *dst1, void *dst2)
+{
+    bool done;
+
+    xtl_guest_access_begin(GETPC());
+    done = tl_exec_interleave_store_memo(&env->xtl, extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5),
+                                         extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5), src1, src2,
+                                         dst1, dst2);
+    xtl_guest_access_end();
+    /* No memo is made where the core has no such pass, so the translated check never passes. */
+    g_assert(done);
+#ifdef CONFIG_USER_ONLY
+    env->xtl_in_use = true;
+#endif
+    trace_xtl_load_pair_xpose(env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_LOAD1_SHIFT, 5)],
+                              env->gpr[extract32(gprs, XTL_PAIR_STORE_GPR_LOAD2_SHIFT, 5)],
+                              "one pass with the two stores");
+}
+
 /* flags: XTL_MEM_* (xtl_mem_flags.h) */
 void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t imm,
                       target_ulong base)

@@ -60,6 +60,7 @@ RULES = {
         ("stores rewritten", 2, None, True, STORES),
         ("stores rewritten", 1, None, True),
         ("over the function", 0, 0, True, STORES),
+        ("the five in a loop with the CSRs written once", 3, None, True, STORES),
     ],
     "user-store": [
         (", in a row: the ISA's registers and stored memory", 1, None, True, STORES),
@@ -76,6 +77,7 @@ RULES = {
         ("the second store on the next page", 1, None, True),
         ("300 runs of one block", 290, None, True, STORES),
         ("tl_load_load_xpose_store_store", 18, None, True, STORES),
+        ("one block in a loop, CSRs written once", 3, None, True, STORES),
     ],
 }
 

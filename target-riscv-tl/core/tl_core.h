@@ -78,11 +78,26 @@ typedef struct tl_mem_plan_entry {
 } tl_mem_plan_entry;
 
 /*
+ * The interleave tl_exec_load_pair_xpose_store last did in one pass: the
+ * xpose's dims and dim0 | dim1 << 2, and the run of bytes it interleaves.
+ * It holds while mem_plan_valid has TL_INTERLEAVE_MEMO_VALID, which every
+ * write to a CSR of the plans (ttype, which gives the element size, among
+ * them) clears with the plans, so that a program repeating the five
+ * instructions finds the xpose checked (tl_exec_interleave_store_memo).
+ */
+typedef struct tl_interleave_memo {
+    uint64_t dims;
+    uint32_t dim01;
+    uint32_t run;
+} tl_interleave_memo;
+#define TL_INTERLEAVE_MEMO_VALID 4u
+
+/*
  * TL state of one hart: the architectural state (registers, CSRs and their
  * initialized flags), copied and migrated as is, and caches derived from
- * the CSRs: the current plans, which every CSR change invalidates
- * (mem_plan_valid = 0), and the plans of recent CSR values (plan_cache,
- * plan_cache_used entries), which never go stale.
+ * the CSRs: the current plans and the interleave memo, which every CSR
+ * change invalidates (mem_plan_valid = 0), and the plans of recent CSR
+ * values (plan_cache, plan_cache_used entries), which never go stale.
  */
 typedef struct tl_state {
     /*
@@ -93,11 +108,12 @@ typedef struct tl_state {
     uint8_t reg[TL_NUM_REGS][TL_REG_BYTES] __attribute__((aligned(64)));
     uint32_t csr[TL_CSR_COUNT];
     uint32_t csr_initialized;               /* bit i: csr[i] written since reset */
-    uint32_t mem_plan_valid;                /* bit m: mem_plan[m] is current */
+    uint32_t mem_plan_valid;                /* bit m: mem_plan[m] is current; TL_INTERLEAVE_MEMO_VALID */
     tl_mem_plan mem_plan[2];                /* [masked] */
     uint32_t plan_cache_used;
     uint32_t plan_cache_next;               /* the entry to replace when all are used */
     tl_mem_plan_entry plan_cache[TL_MEM_PLAN_CACHE_SIZE];
+    tl_interleave_memo interleave_memo;
 } tl_state;
 
 /* Reasons an instruction does not complete.  TL_OK is success. */
@@ -324,6 +340,17 @@ tl_status tl_exec_load_pair_xpose_store(tl_state *s, unsigned rs1, unsigned rs2,
                                         const tl_mem_plan *p, const uint8_t *host1,
                                         const uint8_t *host2, unsigned dim0, unsigned dim1,
                                         uint64_t dims, uint8_t *out1, uint8_t *out2);
+/*
+ * The same five instructions with a whole-register plan when their xpose
+ * is the one s->interleave_memo holds: the caller found TL_INTERLEAVE_MEMO_VALID
+ * in mem_plan_valid, the memo's dims and dim01 equal to the xpose's, rs1
+ * and rs2 distinct and not 0, and the four spans accessible, the loads'
+ * apart from each other and the stores' apart from the loads'.  False
+ * (nothing changed) only on a host without the memo's pass, where no memo
+ * is ever made.
+ */
+bool tl_exec_interleave_store_memo(tl_state *s, unsigned rs1, unsigned rs2, const uint8_t *host1,
+                                   const uint8_t *host2, uint8_t *out1, uint8_t *out2);
 tl_status tl_exec_addi(tl_state *s, unsigned rd, unsigned rs, int32_t imm8);
 tl_status tl_exec_muls(tl_state *s, unsigned rd, unsigned rs, uint64_t scalar);
 tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs);

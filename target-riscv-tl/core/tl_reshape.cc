@@ -1185,6 +1185,10 @@ tl_status tl_exec_load_pair_xpose_store(tl_state *s, unsigned rs1, unsigned rs2,
             InterleaveStoreAvx512<decltype(k)::value>(s->reg[rs1], s->reg[rs2], host1, host2, out1,
                                                       out2);
         })) {
+        s->interleave_memo.dims = dims;
+        s->interleave_memo.dim01 = (dim0 & 3) | (dim1 & 3) << 2;
+        s->interleave_memo.run = uint32_t(run_bits / 8);
+        s->mem_plan_valid |= TL_INTERLEAVE_MEMO_VALID;
         return TL_OK;
     }
 #endif
@@ -1194,6 +1198,19 @@ tl_status tl_exec_load_pair_xpose_store(tl_state *s, unsigned rs1, unsigned rs2,
         tl_store_to_host(s, rs2, p, out2);
     }
     return done;
+}
+
+bool tl_exec_interleave_store_memo(tl_state *s, unsigned rs1, unsigned rs2, const uint8_t *host1,
+                                   const uint8_t *host2, uint8_t *out1, uint8_t *out2)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    return DispatchInterleaveRun<1024>(s->interleave_memo.run, [&](auto k) {
+        InterleaveStoreAvx512<decltype(k)::value>(s->reg[rs1], s->reg[rs2], host1, host2, out1, out2);
+    });
+#else
+    (void)s, (void)rs1, (void)rs2, (void)host1, (void)host2, (void)out1, (void)out2;
+    return false;
+#endif
 }
 
 tl_status tl_exec_fillpad(tl_state *s, tl_pad_kind pad, unsigned rd, unsigned rs)

@@ -17,9 +17,12 @@
  * also where the stores overlap; a store to an Sv39 page that is unmapped or
  * read-only, and a store trigger on a byte either store writes, trap at that
  * store with the instructions before it done; the store words rewritten
- * after the block ran take effect; and a store over a function run before
+ * after the block ran take effect; a store over a function run before
  * (in the block's page and in the next one) leaves the function running as
- * stored.  An addi after the five counts the runs that reached it.
+ * stored; and the five in a loop with the CSRs written once (the
+ * translated code's own checks) trap as the ISA says when mstateen0.C is
+ * cleared or the stores go to a read-only page the loads read.  An addi
+ * after the five counts the runs that reached it.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -561,6 +564,78 @@ int main(void)
         check(ok, "M-mode: the second store over the function run before, in the %s page, three "
                   "times: the ISA's registers and memory, then the function returns the value stored",
               next ? "next" : "five's");
+    }
+    /*
+     * 12. one block run in a loop in S-mode with the CSRs written once (the
+     * same values each run, from M-mode): after its first runs the
+     * translated code checks the common case itself, the xpose found legal
+     * once.  Then a last run that leaves it: mstateen0.C cleared (illegal
+     * at the first load, nothing changed); under Sv39, loads from a
+     * read-only page and both stores to it (a store page fault at the
+     * first store, the registers transposed, no byte stored).
+     */
+    {
+        enum { D16_LOOP_RUNS = 4 };
+        uint64_t count;
+
+        put_five(13, 14, TL_ENC_XPOSE(TL_ENG_RESHAPE, 0, 1, 13, 14, GPR_T1));
+        fill_dst(50);
+        fill_regs(13, 14);
+        ok = 1;
+        for (unsigned i = 0; i < D16_LOOP_RUNS; i++) {
+            count = s_count;
+            expect_five(D16, 32, 32, 32, src[0] + 8 * i, src[1] + 16 * i, dst[0] + 24 * i,
+                        dst[1] + 40 * i);
+            r = run_five_mode(MODE_S, 32, 32, 32, (uintptr_t)(src[0] + 8 * i),
+                              (uintptr_t)(src[1] + 16 * i), TL_DIMS4(2, 64, 16, 1),
+                              (uintptr_t)(dst[0] + 24 * i), (uintptr_t)(dst[1] + 40 * i));
+            /* (reading a register back writes the CSRs: the registers are read after the loop) */
+            ok &= r == 0 && mtraps.count == 0 && s_count == count + 1 &&
+                  mem_equal("stores' pages", &dst[0][0], &dst_want[0][0], sizeof(dst));
+        }
+        memcpy(dst_want, dst, sizeof(dst));
+        count = s_count;
+        csr_write(CSR_MSTATEEN0, 0);
+        r = run_five_mode(MODE_S, 32, 32, 32, (uintptr_t)(src[0] + 64), (uintptr_t)(src[1] + 64),
+                          TL_DIMS4(2, 64, 16, 1), (uintptr_t)dst[0], (uintptr_t)dst[1]);
+        csr_write(CSR_MSTATEEN0, 1);
+        ok &= r == 0 && mtraps.count == 1 && mtraps.cause == CAUSE_ILLEGAL &&
+              mtraps.tval == code5[0] && seq_trap_epc == (uintptr_t)&code5[0] && s_count == count &&
+              regs_are(13, 14, want[0], want[1]) &&
+              mem_equal("stores' pages", &dst[0][0], &dst_want[0][0], sizeof(dst));
+        check(ok, "S-mode, the five in a loop with the CSRs written once, four runs, then "
+                  "mstateen0.C = 0: illegal instruction at the first load, nothing changed");
+
+        /* dst[2] read-only at VW + 2 pages (section 8), dst[0] read-write at VW + 3 pages */
+        vm_map(VW + 3 * 4096, (uintptr_t)dst[0], PTE_R | PTE_W | PTE_A | PTE_D);
+        fill_dst(51);
+        ok = 1;
+        csr_write(CSR_SATP, vm_satp());
+        sfence_vma();
+        for (unsigned i = 0; i < D16_LOOP_RUNS; i++) {
+            count = s_count;
+            expect_five(D16, 32, 32, 32, dst[2] + 8 * i, dst[2] + 2048 + 8 * i, dst[0] + 8 * i,
+                        dst[0] + 2048 + 8 * i);
+            r = run_five_mode(MODE_S, 32, 32, 32, VW + 2 * 4096 + 8 * i, VW + 2 * 4096 + 2048 + 8 * i,
+                              TL_DIMS4(2, 64, 16, 1), VW + 3 * 4096 + 8 * i,
+                              VW + 3 * 4096 + 2048 + 8 * i);
+            /* (reading a register back writes the CSRs: the registers are read after the loop) */
+            ok &= r == 0 && mtraps.count == 0 && s_count == count + 1 &&
+                  mem_equal("stores' pages", &dst[0][0], &dst_want[0][0], sizeof(dst));
+        }
+        count = s_count;
+        expect_five(D16, 32, 32, 32, dst[2], dst[2] + 1024, NULL, NULL);
+        r = run_five_mode(MODE_S, 32, 32, 32, VW + 2 * 4096, VW + 2 * 4096 + 1024,
+                          TL_DIMS4(2, 64, 16, 1), VW + 2 * 4096 + 2048 + 16, VW + 2 * 4096 + 3072);
+        csr_write(CSR_SATP, 0);
+        sfence_vma();
+        ok &= r == 0 && mtraps.count == 1 && mtraps.cause == CAUSE_STORE_PAGE &&
+              mtraps.tval == VW + 2 * 4096 + 2048 + 16 && seq_trap_epc == (uintptr_t)&code5[3] &&
+              s_count == count && regs_are(13, 14, want[0], want[1]) &&
+              mem_equal("stores' pages", &dst[0][0], &dst_want[0][0], sizeof(dst));
+        check(ok, "S-mode Sv39, the five in a loop with the CSRs written once, four runs, then both "
+                  "stores to the read-only page the loads read: store page fault at the first store, "
+                  "the registers transposed, no byte stored");
     }
     m_fixup = NULL;
     return 0;
