@@ -791,6 +791,57 @@ int main(void)
                          "registers and memory", mv[k].what);
         }
 #undef AT
+        /* the last run's second store over a function translated before: it then runs as stored */
+        {
+            uint8_t *fn = code + PG + 1024;
+            const uint32_t fn1[2] = {LI_A0(1), RET}, fn_new[2] = {LI_A0(77), RET};
+            unsigned long x[32] = {0};
+            const uint32_t *w;
+            long v;
+            int sig;
+
+            memcpy(fn, fn1, sizeof(fn1));
+            __builtin___clear_cache((char *)fn, (char *)fn + sizeof(fn1));
+            ok = call(fn) == 1;
+            five_words(f.words, &G_IL, 24, 25);
+            w = put_code(1024, f.words, 5, 0);
+            memcpy(data, pristine, AREA);
+            memcpy(want_mem, pristine, AREA);
+            memcpy(want_code, code, 2 * PG);
+            fill_regs(24, 25, 130);
+            set_plan(&G_IL);
+            x[G_T1] = TL_DIMS4(2, 64, 16, 1);
+            for (unsigned i = 0; i < 4; i++) {
+                x[G_T0] = (unsigned long)(data + 64 * i);
+                x[G_T2] = (unsigned long)(data + 4 * PG + 8 * i);
+                x[G_T3] = (unsigned long)(data + 8 * PG + 24 * i);
+                x[G_T4] = (unsigned long)(data + 12 * PG + 40 * i);
+                model(f.words, 5, &G_IL, x);
+                ok &= run(w, x) == 0;
+            }
+            /* [2,64,16,1] swapped along 0 and 1: B's bytes 0-15 are bytes 512-527 of A's source */
+            memcpy(data + 3000 + 512, fn_new, sizeof(fn_new));
+            memcpy(want_mem + 3000 + 512, fn_new, sizeof(fn_new));
+            x[G_T0] = (unsigned long)(data + 3000);
+            x[G_T2] = (unsigned long)(data + 6 * PG);
+            x[G_T3] = (unsigned long)(data + 9 * PG);
+            x[G_T4] = (unsigned long)fn;
+            model(f.words, 5, &G_IL, x);
+            sig = run(w, x);
+            FENCE_I;
+            v = call(fn);
+            tl_state_store_pair(24, 25, got);
+            ok &= sig == 0 && same("first register", got[0], mreg[24], 1024) &&
+                  same("second register", got[1], mreg[25], 1024) &&
+                  same("data area", data, want_mem, AREA) && same("code's pages", code, want_code, 2 * PG);
+            if (v != 77) {
+                printf("#   the function returned %ld, want 77\n", v);
+                ok = 0;
+            }
+            tl_check(ok, "one block in a loop, CSRs written once, four runs then the second store over "
+                         "a function run before (translated): the ISA's registers and memory, and the "
+                         "function then returns the value stored");
+        }
     }
 
     /* 10. the tile API's five words */
