@@ -97,33 +97,70 @@ struct TileWalk {
     uint8_t *dst_tile() const { return reinterpret_cast<uint8_t *>(dst); }
 };
 
+/*
+ * TileWalk for a copy one tile wide (per_row 1): each tile is R rows below
+ * the last, one add a side, where TileWalk's row wrap is a dozen guest
+ * instructions a tile.
+ */
+struct TileColumnWalk {
+    uintptr_t src, dst;
+    int64_t src_step, dst_step;
+
+    void next()
+    {
+        src += uintptr_t(src_step);
+        dst += uintptr_t(dst_step);
+    }
+    const uint8_t *src_tile() const { return reinterpret_cast<const uint8_t *>(src); }
+    uint8_t *dst_tile() const { return reinterpret_cast<uint8_t *>(dst); }
+};
+
 /* Loads the next tile of w into register Reg + K and moves w past it. */
-template <uint32_t W, unsigned Reg, size_t K, class IO>
-void load_next(const IO &io, TileWalk<W> &w)
+template <uint32_t W, unsigned Reg, size_t K, class IO, class Walk>
+void load_next(const IO &io, Walk &w)
 {
     RowTile<W, Reg, K> t;
     io.load(t, w.src_tile());
     w.next();
 }
 /* Stores register Reg + K to the next tile of w and moves w past it. */
-template <uint32_t W, unsigned Reg, size_t K, class IO>
-void store_next(const IO &io, TileWalk<W> &w)
+template <uint32_t W, unsigned Reg, size_t K, class IO, class Walk>
+void store_next(const IO &io, Walk &w)
 {
     io.store(w.dst_tile(), RowTile<W, Reg, K>{});
     w.next();
 }
 
 /* Loads the next tiles of w into registers Reg, Reg+1, ... (w is a copy: the stores walk them again). */
-template <uint32_t W, unsigned Reg, class IO, size_t... K>
-void load_group(const IO &io, TileWalk<W> w, std::index_sequence<K...>)
+template <uint32_t W, unsigned Reg, class IO, class Walk, size_t... K>
+void load_group(const IO &io, Walk w, std::index_sequence<K...>)
 {
     (load_next<W, Reg, K>(io, w), ...);
 }
 /* Stores registers Reg, Reg+1, ... to the next tiles of w, and moves w past them. */
-template <uint32_t W, unsigned Reg, class IO, size_t... K>
-void store_group(const IO &io, TileWalk<W> &w, std::index_sequence<K...>)
+template <uint32_t W, unsigned Reg, class IO, class Walk, size_t... K>
+void store_group(const IO &io, Walk &w, std::index_sequence<K...>)
 {
     (store_next<W, Reg, K>(io, w), ...);
+}
+
+/*
+ * The groups of kCopyGroup<Reg> tiles of a copy whose pitches differ, each
+ * loaded at src_pitch, then stored at dst_pitch; w moves past them.
+ * Returns the tiles done.
+ */
+template <uint32_t W, unsigned Reg, class IO, class Walk>
+uint32_t copy_tile_groups(const IO &io, Walk &w, uint32_t tiles, int64_t src_pitch, int64_t dst_pitch)
+{
+    constexpr unsigned G = kCopyGroup<Reg>;
+    uint32_t k = 0;
+    for (; tiles - k >= G; k += G) {
+        io.set_pitch(src_pitch);
+        load_group<W, Reg>(io, w, std::make_index_sequence<G>{});
+        io.set_pitch(dst_pitch);
+        store_group<W, Reg>(io, w, std::make_index_sequence<G>{});
+    }
+    return k;
 }
 
 /*
@@ -141,7 +178,6 @@ void copy_row_tiles(uint8_t *dst, int64_t dst_pitch, const uint8_t *src, int64_t
                     uint32_t rows, uint32_t row_bytes, uint32_t *rows_done, uint32_t *bytes_done)
 {
     static_assert(Reg >= 1 && Reg < 32, "copy: Reg must be tl1 .. tl31");
-    constexpr unsigned G = kCopyGroup<Reg>;
     using T = RowTile<W, Reg, 0>;
     constexpr uint32_t R = 1024 / W;
     const uint32_t full_rows = rows / R * R, full_bytes = row_bytes / W * W;
@@ -157,13 +193,13 @@ void copy_row_tiles(uint8_t *dst, int64_t dst_pitch, const uint8_t *src, int64_t
                   int64_t(R) * src_pitch - int64_t(full_bytes), int64_t(R) * dst_pitch - int64_t(full_bytes),
                   per_row, 0};
     uint32_t k = 0;
-    if (src_pitch != dst_pitch) {
-        for (; tiles - k >= G; k += G) {
-            io.set_pitch(src_pitch);
-            load_group<W, Reg>(io, w, std::make_index_sequence<G>{});
-            io.set_pitch(dst_pitch);
-            store_group<W, Reg>(io, w, std::make_index_sequence<G>{});
-        }
+    if (src_pitch != dst_pitch && per_row == 1) {
+        TileColumnWalk c{w.src, w.dst, int64_t(R) * src_pitch, int64_t(R) * dst_pitch};
+        k = copy_tile_groups<W, Reg>(io, c, tiles, src_pitch, dst_pitch);
+        w.src = c.src;
+        w.dst = c.dst;
+    } else if (src_pitch != dst_pitch) {
+        k = copy_tile_groups<W, Reg>(io, w, tiles, src_pitch, dst_pitch);
     }
     T t;
     for (; k < tiles; ++k, w.next()) {

@@ -228,7 +228,8 @@ void test_slice(Harness &h, Rng &rng)
 
 /*
  * Copies of views whose rows are wide enough for whole-row tiles (64 to
- * 1024 bytes a row, and rows of several 1 KiB tiles), with rows and columns
+ * 1024 bytes a row, and rows of several 1 KiB tiles; one or more groups of
+ * sixteen registers and tiles after them), with rows and columns
  * left over and pitches of either sign; expected bytes gathered element by
  * element (ref::gather).
  */
@@ -243,6 +244,9 @@ void test_copy_wide_rows(Harness &h)
         {33, 64, 64 + 7, false}, {17, 200, 4096, true}, {3, 129, 130, false},
         /* several 1 KiB tiles per row, more tiles than one group of registers */
         {20, 2500, 2600, false}, {7, 3100, 3200, true}, {18, 2048, 2048 + 64, false},
+        /* one tile a row of tiles, more tiles than one group (TileColumnWalk), with the rest after it */
+        {130, 256, 2048, false}, {130, 256, 2048, true}, {70, 300, 1000, false}, {300, 64, 72, true},
+        {16 * 17 + 5, 100, 128, false},
     };
     for (const Case &c : cases) {
         std::vector<uint8_t> x(size_t(c.rows) * c.pitch);
