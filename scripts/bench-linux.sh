@@ -17,6 +17,7 @@ tl_linux_prepare tl
 tl_build_initramfs
 tl_kernel=$TL_KERNEL
 stock_kernel=$("$TL_REPO/scripts/build-linux.sh" --stock)
+bench_cpu=$(bench_pin_cpu)   # the boots on one host CPU, after the builds above
 logdir="$BUILD_DIR/bench/linux"
 mkdir -p "$logdir"
 

@@ -94,6 +94,18 @@ for w in 1 2; do
         -T "$src/baremetal/link.ld" "$src/baremetal/smp_start.S" "$src/baremetal/smp.c"
 done
 
+# From here on every program runs on one host CPU (bench_pin_cpu in lib.sh);
+# unpinned <command...> runs one with all of them (two harts, builds).
+all_cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//') || all_cpus=
+bench_cpu=$(bench_pin_cpu)
+unpinned() {
+    if [ "$bench_cpu" = none ] || [ -z "$all_cpus" ]; then
+        "$@"
+    else
+        (taskset -pc "$all_cpus" "$BASHPID" >/dev/null && "$@")
+    fi
+}
+
 # run <name> <n> <command...>: the program's output into $raw/<name>.<n>.txt
 run() {
     local name=$1 n=$2; shift 2
@@ -154,7 +166,8 @@ if [ -z "$only" ]; then
             run "kernels_rvv$vlen" "$n" "$qemu_stock" -cpu "rv64,v=true,vlen=$vlen" "$out/kernels_rvv"
         done
         for cfg in 1x1 2x1 2x2; do
-            run "smp$cfg" "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -smp "${cfg%x*}" -bios none \
+            pin=unpinned; [ "$cfg" = 1x1 ] && pin=
+            $pin run "smp$cfg" "$n" "$qemu_system" -M virt -m 64M -cpu rv64,xtl=on -smp "${cfg%x*}" -bios none \
                 -nographic -monitor none -serial stdio -display none -kernel "$out/smp${cfg#*x}.elf"
         done
     done
@@ -170,7 +183,7 @@ fi
 # ---- parity: the same non-TL programs under an unpatched QEMU and TL-QEMU ----
 pairs=${BENCH_PARITY_PAIRS:-5}
 [[ "$pairs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_PARITY_PAIRS must be a positive integer (got '$pairs')"
-busybox=$("$TL_REPO/scripts/build-busybox.sh")
+busybox=$(unpinned "$TL_REPO/scripts/build-busybox.sh")
 build "$out/parity_scalar" riscv64-linux-gnu-gcc -O2 -static -I"$TL_REPO/include" -I"$src" "$src/scalar.c"
 build "$out/hello_dyn" riscv64-linux-gnu-gcc -O2 "$src/hello.c"
 python_rv="$CACHE_DIR/parity-sysroot/usr/bin/python3.13"   # unpacked by tests/parity/run.sh
@@ -227,10 +240,16 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 # The semantic core's fast paths depend on these (target-riscv-tl/core/tl_host_simd.cc).
 simd=$(grep -m 1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -x -E 'avx2|avx512f|avx512bw' | tr '\n' ' ' | sed 's/ $//' || true)
 echo "TL-QEMU benchmark: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem RAM, host SIMD: ${simd:-none of avx2, avx512f, avx512bw}; QEMU $(sed -n 1p "$BUILD_DIR/patched-qemu/VERSION" 2>/dev/null)"
+if [ "$bench_cpu" = none ]; then
+    echo "timed programs unpinned (BENCH_CPU=none)"
+else
+    echo "timed programs pinned to host CPU $bench_cpu (BENCH_CPU=N picks another, none unpins); the 2-hart runs use all CPUs"
+fi
 python3 "$src/report.py" "$raw" ${only:+"$only"}
 [ -n "$only" ] && exit 0
 echo
-"$TL_REPO/scripts/bench-linux.sh"
+# builds what it boots with all CPUs, then pins itself to the same CPU
+BENCH_CPU=$bench_cpu unpinned "$TL_REPO/scripts/bench-linux.sh"
 echo
 "$src/plugin_overhead.sh" "$qemu_user" "$tlstat" \
     "$out/kernels_rv" "$out/plugin" "$((runs * 3))" "$out/tl_insn"

@@ -56,6 +56,27 @@ need_tool() {
         die "'$1' is not installed; run 'make deps' (or: apt-get install $2)"
 }
 
+# bench_pin_cpu: pins this shell, and so every program it starts from now
+# on, to the one host CPU the benchmarks run on, and prints it ("none" when
+# unpinned).  A figure and its baseline then run on the same CPU: on virtual
+# machines the CPUs can differ in speed (on one, host memcpy took 8 ns per
+# KiB on CPU 0 and 5 on CPU 1, run after run), which skews a ratio whose
+# two sides ran on different CPUs.  The default is the last CPU the shell
+# may use (CPU 0 takes most device interrupts); BENCH_CPU=N picks CPU N,
+# BENCH_CPU=none leaves the shell unpinned.
+bench_pin_cpu() {
+    local cpu=${BENCH_CPU:-} allowed
+    [ "$cpu" = none ] && { echo none; return 0; }
+    need_tool taskset util-linux
+    allowed=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))') ||
+        die "cannot read this process's CPU affinity (python3 os.sched_getaffinity)"
+    [ -n "$cpu" ] || cpu=${allowed##* }
+    [[ " $allowed " == *" $cpu "* ]] ||
+        die "BENCH_CPU=$cpu is not a CPU this shell may use ($allowed); set BENCH_CPU to one of them, or to none"
+    taskset -pc "$cpu" $$ >/dev/null || die "cannot pin the benchmark shell to CPU $cpu (taskset -pc $cpu $$)"
+    echo "$cpu"
+}
+
 # need_qemu [FILE...]: dies with one error line naming 'make qemu' unless
 # each FILE of the QEMU build (a program: executable; a plugin *.so) exists;
 # without FILE, unless $BUILD_DIR/qemu holds a configured QEMU build.
