@@ -97,6 +97,7 @@ done
 # From here on every program runs on one host CPU (bench_pin_cpu in lib.sh);
 # unpinned <command...> runs one with all of them (two harts, builds).
 all_cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//') || all_cpus=
+ncpus=$(nproc)
 bench_cpu=$(bench_pin_cpu)
 unpinned() {
     if [ "$bench_cpu" = none ] || [ -z "$all_cpus" ]; then
@@ -239,7 +240,7 @@ mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 # The semantic core's fast paths depend on these (target-riscv-tl/core/tl_host_simd.cc).
 simd=$(grep -m 1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -x -E 'avx2|avx512f|avx512bw' | tr '\n' ' ' | sed 's/ $//' || true)
-echo "TL-QEMU benchmark: $(nproc) CPUs, ${cpu:-unknown CPU}, $mem RAM, host SIMD: ${simd:-none of avx2, avx512f, avx512bw}; QEMU $(sed -n 1p "$BUILD_DIR/patched-qemu/VERSION" 2>/dev/null)"
+echo "TL-QEMU benchmark: $ncpus CPUs, ${cpu:-unknown CPU}, $mem RAM, host SIMD: ${simd:-none of avx2, avx512f, avx512bw}; QEMU $(sed -n 1p "$BUILD_DIR/patched-qemu/VERSION" 2>/dev/null)"
 if [ "$bench_cpu" = none ]; then
     echo "timed programs unpinned (BENCH_CPU=none)"
 else
