@@ -186,6 +186,48 @@ void test_concat(Harness &h, Rng &rng)
     }
 }
 
+/*
+ * NHWC concat of equal channel counts over several 2 KiB interleave blocks
+ * with pixels left after them, and of views whose batch dimension is one
+ * image taken with a step (a stride that is not the pixels' own).
+ */
+void test_concat_nhwc_blocks(Harness &h, Rng &rng)
+{
+    using E = tl::int8;
+    struct Case {
+        uint32_t N, H, W, C;
+    };
+    const Case cases[] = {{1, 16, 20, 16}, {2, 5, 13, 8}, {1, 9, 31, 32}, {3, 4, 16, 64}};
+    for (const Case &c : cases) {
+        const size_t px = size_t(c.N) * c.H * c.W;
+        std::vector<uint8_t> a = random_data<E>(rng, px * c.C), b = random_data<E>(rng, px * c.C);
+        std::vector<uint8_t> want(px * 2 * c.C);
+        ref::concat_cols(want.data(), a.data(), b.data(), uint32_t(px), c.C, c.C, 8);
+        Guarded out(want.size());
+        tl::kernels::concat_channels_nhwc<E>(tl::GlobalTensor<E, 4>(out.data(), {c.N, c.H, c.W, 2 * c.C}),
+                                             tl::GlobalTensor<E, 4>(a.data(), {c.N, c.H, c.W, c.C}),
+                                             tl::GlobalTensor<E, 4>(b.data(), {c.N, c.H, c.W, c.C}));
+        char label[96];
+        std::snprintf(label, sizeof label, "concat_channels_nhwc int8 N=%u H=%u W=%u C=%u+%u (%zu pixels)", c.N, c.H,
+                      c.W, c.C, c.C, px);
+        compare(h, label, out, want);
+    }
+    /* Image 1 of three, as a [1, H, W, C] view with a batch step of 2: its stride is 2 images. */
+    const uint32_t H = 8, W = 24, C = 16;
+    const size_t img = size_t(H) * W * C;
+    std::vector<uint8_t> a = random_data<E>(rng, 3 * img), b = random_data<E>(rng, 3 * img);
+    std::vector<uint8_t> want(2 * img);
+    ref::concat_cols(want.data(), a.data() + img, b.data() + img, H * W, C, C, 8);
+    Guarded out(want.size());
+    const auto view = [](const std::vector<uint8_t> &x) {
+        return tl::GlobalTensor<E, 4>(x.data(), {3, H, W, C}).slice(0, 1, 1, 2);
+    };
+    const auto va = view(a), vb = view(b);
+    h.check(va.stride(0) == int64_t(2 * img), "concat_channels_nhwc: the stepped view's batch stride is 2 images");
+    tl::kernels::concat_channels_nhwc<E>(tl::GlobalTensor<E, 4>(out.data(), {1, H, W, 2 * C}), va, vb);
+    compare(h, "concat_channels_nhwc int8 of image 1 of 3, batch step 2", out, want);
+}
+
 /* ---- strided slicing and reshape ---- */
 template <class E>
 void test_slice(Harness &h, Rng &rng)
@@ -341,6 +383,7 @@ int main(int argc, char **argv)
     test_concat<tl::int8>(h, rng);
     test_concat<tl::fp16>(h, rng);
     test_concat<tl::fp32>(h, rng);
+    test_concat_nhwc_blocks(h, rng);
     test_slice<tl::int4>(h, rng);
     test_slice<tl::int8>(h, rng);
     test_slice<tl::int16>(h, rng);
