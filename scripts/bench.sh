@@ -95,7 +95,8 @@ for w in 1 2; do
 done
 
 # From here on every program runs on one host CPU (bench_pin_cpu in lib.sh);
-# unpinned <command...> runs one with all of them (two harts, builds).
+# unpinned <command...> runs one with all of them (two harts, builds), or
+# pinned as well when the CPUs cannot be widened again.
 all_cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//') || all_cpus=
 ncpus=$(nproc)
 bench_cpu=$(bench_pin_cpu)
@@ -103,7 +104,7 @@ unpinned() {
     if [ "$bench_cpu" = none ] || [ -z "$all_cpus" ]; then
         "$@"
     else
-        (taskset -pc "$all_cpus" "$BASHPID" >/dev/null && "$@")
+        (taskset -pc "$all_cpus" "$BASHPID" >/dev/null 2>&1 || true; "$@")
     fi
 }
 
