@@ -144,6 +144,11 @@ struct DecisionTable {
     uint32_t csrs;
     std::vector<CsrValues> recent;         /* at most kMaxRecentValues */
     int cur = -1;
+    /*
+     * The CSRs (those `csrs` names) the current key was made from: values
+     * equal to them give the same key, found without making it again.
+     */
+    tl::CsrState cur_from{};
 };
 constexpr size_t kMaxRecentValues = 8;
 constexpr uint32_t kMemoryCsrs = 1u << tl::TTYPE | 1u << tl::TSHAPE | 1u << tl::TMASK_LS | 1u << tl::TSTRIDE |
@@ -179,7 +184,8 @@ struct Vcpu {
     FormStat forms[tl::F_NUM][tl::kNumTypes + 1];
     uint64_t cells[tl::kNumCells] = {};
     std::vector<SiteState> sites;          /* by Site::id */
-    DecisionTable tables[kNumSiteKinds]{{1u << tl::TTYPE, {}, -1}, {kMemoryCsrs, {}, -1}, {kMemoryCsrs, {}, -1}};
+    DecisionTable tables[kNumSiteKinds]{{1u << tl::TTYPE, {}, -1, {}}, {kMemoryCsrs, {}, -1, {}},
+                                        {kMemoryCsrs, {}, -1, {}}};
     uint64_t next_values_id = 1;
     GByteArray *buf = g_byte_array_new();
 };
@@ -413,19 +419,24 @@ void __attribute__((noinline)) read_csrs(Vcpu &v, Slot &s, uint32_t need)
             v.dirty = (1u << tl::kNumCsrs) - 1;
             v.dirty_tinit_read = true;
         }
+        /*
+         * known_fresh[c] is stored by every write of c, which also counts in
+         * csr_writes[c]: one whose count did not move is still 0 from here.
+         */
         for (int c = 0; c < tl::kNumCsrs; c++) {
-            if (s.csr_writes[c] != v.seen_writes[c]) {
-                v.seen_writes[c] = s.csr_writes[c];
-                if (s.known_fresh[c] && !v.dirty_tinit_read) {
-                    v.csrs.v[c] = uint32_t(s.known_value[c]);
-                    v.dirty &= ~(1u << c);
-                } else {
-                    v.dirty |= 1u << c;
-                }
-                /* A write initializes the CSR (section 2.5): its tinit flag is now 1. */
-                v.csrs.v[tl::TINIT] |= v.dirty_tinit_read ? 0 : 1u << c;
+            if (s.csr_writes[c] == v.seen_writes[c]) {
+                continue;
+            }
+            v.seen_writes[c] = s.csr_writes[c];
+            if (s.known_fresh[c] && !v.dirty_tinit_read) {
+                v.csrs.v[c] = uint32_t(s.known_value[c]);
+                v.dirty &= ~(1u << c);
+            } else {
+                v.dirty |= 1u << c;
             }
             s.known_fresh[c] = 0;
+            /* A write initializes the CSR (section 2.5): its tinit flag is now 1. */
+            v.csrs.v[tl::TINIT] |= v.dirty_tinit_read ? 0 : 1u << c;
         }
         v.reload = false;
     }
@@ -659,6 +670,17 @@ tl::CsrState key_of(const tl::CsrState &csrs, uint32_t which)
     return k;
 }
 
+/* a and b agree on the CSRs `which` names. */
+bool same_csrs(const tl::CsrState &a, const tl::CsrState &b, uint32_t which)
+{
+    for (int c = 0; c < tl::kNumCsrs; c++) {
+        if ((which >> c) & 1 && a.v[c] != b.v[c]) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /*
  * Makes the CSRs' present values current in t: the previous values' sites
  * are counted and undecided, those decided under the present values before
@@ -667,6 +689,10 @@ tl::CsrState key_of(const tl::CsrState &csrs, uint32_t which)
 void switch_values(Vcpu &v, Slot &s, DecisionTable &t, unsigned vcpu_index)
 {
     refresh_csrs(v, s, t.csrs);
+    if (t.cur >= 0 && same_csrs(v.csrs, t.cur_from, t.csrs)) {
+        return;
+    }
+    t.cur_from = v.csrs;
     const tl::CsrState key = key_of(v.csrs, t.csrs);
     if (t.cur >= 0 && std::memcmp(&t.recent[t.cur].key, &key, sizeof(key)) == 0) {
         return;
