@@ -945,7 +945,8 @@ class Gen:
         bases: t3, t4 or the loads' t0, t2).  st1, st2 place t3 and t4: a placement of mem_case
         for a store, ("from1", d) (t0 + d), ("from2", d) (t2 + d) or, for t4, ("from3", d)
         (t3 + d).  A relative placement whose store would leave the mapped window becomes
-        "clean"."""
+        "clean"; a store through t0, t2 or t3 (not its own register) that would leave it takes
+        its own register."""
         c = self.seq_case(*seq_args, canonical=canonical, note=note)
         ttype, tshape, width, stride = seq_args[0], seq_args[1], seq_args[2], seq_args[3]
         xr1, xr2 = seq_args[12], seq_args[13]
@@ -974,6 +975,17 @@ class Gen:
             vals[gpr], rel[gpr] = other.t0, bool(other.flags & CF_T0_REL)
         for gpr, relflag in ((28, CF_T3_REL), (29, CF_T4_REL)):
             flags = flags | relflag if rel[gpr] else flags & ~relflag
+        # A store through a register placed for another access (a load's t0 or t2, or t3 with
+        # the second store's offset) may reach past the mapped window, where the process may
+        # or may not have memory: such a store takes its own register t3 or t4 instead.
+        bases = list(bases)
+        for k, own in enumerate((28, 29)):
+            b = (vals[bases[k]] + ARENA) & MASK64 if rel[bases[k]] else vals[bases[k]]
+            simm = T.sext(imms[k] & 0xFF, 8)
+            offs = [simm * w + i * p for i in range(min(d0, 32))] if sane else [0]
+            lo, hi = min(offs), max(offs) + (w if sane else 1)
+            if bases[k] != own and not MAP_BASE <= b + lo <= b + hi <= MAP_END:
+                bases[k] = own
         words = tuple(T.encode_store(sr[k], imms[k] & 0xFF, bases[k], engine=eng("tl.store"))
                       for k in range(2))
         spans = []
