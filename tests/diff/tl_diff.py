@@ -958,10 +958,18 @@ class Gen:
         flags = c.flags
         vals = {5: c.t0, 7: c.t2}
         rel = {5: bool(flags & CF_T0_REL), 7: bool(flags & CF_T2_REL)}
-        for k, (st, gpr, relflag) in enumerate(((st1, 28, CF_T3_REL), (st2, 29, CF_T4_REL))):
+
+        def reach(k):
+            """[lo, hi): the bytes store k may write, as offsets from its base register."""
             simm = T.sext(imms[k] & 0xFF, 8)
             offs = [simm * w + i * p for i in range(min(d0, 32))] if sane else [0]
-            lo, hi = min(offs), max(offs) + (w if sane else 1)
+            return min(offs), max(offs) + (w if sane else 1)
+
+        def absolute(gpr):
+            return (vals[gpr] + ARENA) & MASK64 if rel[gpr] else vals[gpr]
+
+        for k, (st, gpr, relflag) in enumerate(((st1, 28, CF_T3_REL), (st2, 29, CF_T4_REL))):
+            lo, hi = reach(k)
             if isinstance(st, tuple) and st[0] in ("from1", "from2", "from3"):
                 src = {"from1": 5, "from2": 7, "from3": 28}[st[0]]
                 v = (vals[src] + st[1]) & MASK64
@@ -980,17 +988,15 @@ class Gen:
         # or may not have memory: such a store takes its own register t3 or t4 instead.
         bases = list(bases)
         for k, own in enumerate((28, 29)):
-            b = (vals[bases[k]] + ARENA) & MASK64 if rel[bases[k]] else vals[bases[k]]
-            simm = T.sext(imms[k] & 0xFF, 8)
-            offs = [simm * w + i * p for i in range(min(d0, 32))] if sane else [0]
-            lo, hi = min(offs), max(offs) + (w if sane else 1)
+            b = absolute(bases[k])
+            lo, hi = reach(k)
             if bases[k] != own and not MAP_BASE <= b + lo <= b + hi <= MAP_END:
                 bases[k] = own
         words = tuple(T.encode_store(sr[k], imms[k] & 0xFF, bases[k], engine=eng("tl.store"))
                       for k in range(2))
         spans = []
         for k in range(2):
-            b = (vals[bases[k]] + ARENA) & MASK64 if rel[bases[k]] else vals[bases[k]]
+            b = absolute(bases[k])
             simm = T.sext(imms[k] & 0xFF, 8)
             if sane:
                 addrs = [(b + simm * w + i * p) & MASK64 for i in range(min(d0, 32))]
