@@ -33,6 +33,10 @@ with the two stores") and fails when the directed cases that qualify for a fused
 path did not all take it (and no other did), or when no random warm sequence of
 either kind did.
 
+Every case stays in the mapped window or far from it (below 0x10000, at or above 2^56),
+memory the model knows; a case whose model run faults anywhere else fails as a generator
+error, named so, whatever QEMU did.
+
 Prints the seed, counts per
 instruction kind and outcome, details of at most 20 mismatches (with a replay
 command, and a byte-level diff from a dump-mode re-run), and ends with the line
@@ -111,6 +115,9 @@ PROTS = [(0, PAGE, PROT_NONE),
 # never mapped in a qemu-riscv64 process: used for wrap-around / far addresses
 FAR_LO_END = 0x10000
 FAR_HI = 1 << 56
+# the rest: the guest program, its stack and QEMU's own mappings may lie there, so no case
+# may reach it; the model faults there, and such a fault marks a generator error
+UNMODELLED = [(FAR_LO_END, MAP_BASE), (MAP_END, FAR_HI)]
 
 READABLE = [(ARENA, HOLE), (HOLE + PAGE, GUARD_HI)]
 WRITABLE = [(ARENA, HOLE), (HOLE + PAGE, RO), (RO + PAGE, GUARD_HI)]
@@ -1848,6 +1855,8 @@ class Env:
         mem.add_fault(GUARD_HI, GUARD_HI + PAGE)
         mem.add_fault(0, FAR_LO_END)
         mem.add_fault(FAR_HI, 1 << 64)
+        for lo, hi in UNMODELLED:
+            mem.add_fault(lo, hi)
         self.mem = mem
 
 
@@ -1964,6 +1973,9 @@ def read_results(path, cases, dump=False):
 def compare(case, exp, got):
     """List of mismatch descriptions (empty: match)."""
     sig, addr, csrs, hashes, mhash, at = exp[:6]
+    if sig == SIGSEGV and any(lo <= addr < hi for lo, hi in UNMODELLED):
+        return ["the case reaches 0x%x, outside the memory the model knows (a generator error: "
+                "its accesses must stay in [0x%x, 0x%x) or far away)" % (addr, MAP_BASE, MAP_END)]
     errs = []
     if got["sig"] != sig:
         errs.append("signal: model %s, qemu %s" % (SIGNAME.get(sig, sig),
