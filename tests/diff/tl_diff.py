@@ -975,13 +975,17 @@ class Gen:
         def absolute(gpr):
             return (vals[gpr] + ARENA) & MASK64 if rel[gpr] else vals[gpr]
 
-        for k, (st, gpr, relflag) in enumerate(((st1, 28, CF_T3_REL), (st2, 29, CF_T4_REL))):
+        def in_window(base, k):
+            """Store k through base writes only inside the mapped window."""
             lo, hi = reach(k)
+            return MAP_BASE <= base + lo and base + hi <= MAP_END
+
+        for k, (st, gpr, relflag) in enumerate(((st1, 28, CF_T3_REL), (st2, 29, CF_T4_REL))):
             if isinstance(st, tuple) and st[0] in ("from1", "from2", "from3"):
                 src = {"from1": 5, "from2": 7, "from3": 28}[st[0]]
                 v = (vals[src] + st[1]) & MASK64
                 a = (v + ARENA) & MASK64 if rel[src] else v
-                if rel[src] and MAP_BASE <= a + lo and a + hi <= MAP_END:
+                if rel[src] and in_window(a, k):
                     vals[gpr], rel[gpr] = v, True
                     continue
                 st = "clean"
@@ -995,9 +999,7 @@ class Gen:
         # or may not have memory: such a store takes its own register t3 or t4 instead.
         bases = list(bases)
         for k, own in enumerate((28, 29)):
-            b = absolute(bases[k])
-            lo, hi = reach(k)
-            if bases[k] != own and not MAP_BASE <= b + lo <= b + hi <= MAP_END:
+            if bases[k] != own and not in_window(absolute(bases[k]), k):
                 bases[k] = own
         words = tuple(T.encode_store(sr[k], imms[k] & 0xFF, bases[k], engine=eng("tl.store"))
                       for k in range(2))
