@@ -295,19 +295,27 @@ elif [ ! -f "$obj/Makefile" ]; then
     check 1 "$obj is missing (build it with scripts/build-binutils.sh)"
 else
     sum_count() { sed -n "s/^# of $2[[:space:]]*\([0-9]*\)$/\1/p" "$1" 2>/dev/null | tail -n 1; }
+    suite_sum() { case $1 in gas) echo "$obj/gas/testsuite/gas.sum" ;; *) echo "$obj/$1/$1.sum" ;; esac; }
+    suite_flags() { [ "$1" != ld ] || echo ld-riscv-elf.exp; }
+    # The three suites at once: each runs in its own directory of the
+    # tree scripts/build-binutils.sh built, one process each, and
+    # writes its exit status and seconds to check-SUITE.status when done.
     for suite in gas binutils ld; do
-        case $suite in
-            gas) sum="$obj/gas/testsuite/gas.sum" ;;
-            *) sum="$obj/$suite/$suite.sum" ;;
-        esac
-        rm -f "$sum" "$out/$suite.sum"
-        start=$(date +%s)
-        flags=
-        [ "$suite" = ld ] && flags=ld-riscv-elf.exp
-        make -C "$obj" MAKEINFO=true "check-$suite" RUNTESTFLAGS="$flags" >"$out/check-$suite.log" 2>&1
-        rc=$?
-        secs=$(( $(date +%s) - start ))
-        cp "$sum" "$out/$suite.sum" 2>/dev/null
+        rm -f "$(suite_sum "$suite")" "$out/$suite.sum" "$out/check-$suite.status"
+        (
+            start=$(date +%s)
+            make -C "$obj" MAKEINFO=true "check-$suite" RUNTESTFLAGS="$(suite_flags "$suite")" \
+                >"$out/check-$suite.log" 2>&1
+            rc=$?
+            echo "$rc $(( $(date +%s) - start ))" >"$out/check-$suite.status"
+        ) &
+    done
+    wait
+    for suite in gas binutils ld; do
+        flags=$(suite_flags "$suite")
+        rc=1 secs=0
+        [ -s "$out/check-$suite.status" ] && read -r rc secs <"$out/check-$suite.status"
+        cp "$(suite_sum "$suite")" "$out/$suite.sum" 2>/dev/null
         n_pass=$(sum_count "$out/$suite.sum" 'expected passes')
         n_fail=$(sum_count "$out/$suite.sum" 'unexpected failures')
         n_xpass=$(sum_count "$out/$suite.sum" 'unexpected successes')
