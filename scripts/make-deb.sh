@@ -232,6 +232,8 @@ TXT
 }
 
 # ---- control files, one package ----
+# (Each package is built in the background, start_package; all run at once,
+# each in its own directories, and the script waits for them below.)
 make_package() {
     local name=$1 pkgversion=$2 architecture=$3 section=$4 summary=$5 description=$6 depends=$7 recommends=$8
     local root docdir size elves shlibs
@@ -254,9 +256,9 @@ make_package() {
     shlibs=""
     # Architecture all: its programs are the emulated machine's.
     if [ ${#elves[@]} -gt 0 ] && [ "$architecture" != all ]; then
-        mkdir -p "$out/shlibdeps/debian"
-        printf 'Source: tl-qemu\n\nPackage: %s\nArchitecture: any\n' "$name" > "$out/shlibdeps/debian/control"
-        shlibs=$(cd "$out/shlibdeps" && dpkg-shlibdeps -O "${elves[@]}" 2>"$out/shlibdeps-$name.log" |
+        mkdir -p "$out/shlibdeps/$name/debian"
+        printf 'Source: tl-qemu\n\nPackage: %s\nArchitecture: any\n' "$name" > "$out/shlibdeps/$name/debian/control"
+        shlibs=$(cd "$out/shlibdeps/$name" && dpkg-shlibdeps -O "${elves[@]}" 2>"$out/shlibdeps-$name.log" |
                  sed -n 's/^shlibs:Depends=//p') ||
             die "dpkg-shlibdeps failed for $name (see $out/shlibdeps-$name.log)"
     fi
@@ -289,23 +291,35 @@ PRERM
         die "dpkg-deb could not build $name"
 }
 
-make_package tl-qemu "$version+qemu$qemu_version-1" "$arch" otherosfs \
+package_pids=() package_names=()
+start_package() {
+    make_package "$@" &
+    package_pids+=("$!")
+    package_names+=("$1")
+}
+
+start_package tl-qemu "$version+qemu$qemu_version-1" "$arch" otherosfs \
     "QEMU for RISC-V with the TensorLoad (xtl) extension" \
     "TL-QEMU is QEMU $qemu_version with the TensorLoad (xtl) tile extension of RISC-V: qemu-system-riscv64 (its default firmware for -M virt is TL-QEMU's OpenSBI, which enables TL for Linux) and qemu-riscv64, with xtl on -cpu max; the tlstat plugin (instruction mix, bytes moved, hot spots); the tile API and guest headers; tl-gcc and tl-g++ (Debian's riscv64 cross compilers with TL-QEMU's binutils); tl-fw-run, a runner for bare-metal firmware test suites (TAP, JUnit); and tl-demo, which boots TL-QEMU's Linux. Everything is installed under /usr/lib/tl-qemu, beside Debian's own QEMU packages; /usr/bin gets tl-qemu-system-riscv64, tl-qemu-riscv64, tl-gcc, tl-g++, tl-fw-run and tl-demo." \
     "python3 (>= 3.11), ipxe-qemu" \
     "tl-qemu-binutils (= $version+binutils$binutils_version-1), tl-qemu-gdb (= $version+gdb$gdb_version-1), tl-qemu-linux (= $version+linux$linux_version-1), gcc-riscv64-linux-gnu, g++-riscv64-linux-gnu"
-make_package tl-qemu-binutils "$version+binutils$binutils_version-1" "$arch" devel \
+start_package tl-qemu-binutils "$version+binutils$binutils_version-1" "$arch" devel \
     "GNU binutils for riscv64-linux-gnu with the TensorLoad (xtl) extension" \
     "GNU binutils $binutils_version (as, ld, objdump, readelf and the other binary tools) for riscv64-linux-gnu that know TL-QEMU's TensorLoad (xtl) instructions: tl.* mnemonics in assembly, -march=..._xtl, and their disassembly. Installed under /usr/lib/tl-qemu (bin/riscv64-linux-gnu-*, and riscv64-linux-gnu/bin for gcc -B, which tl-gcc passes), beside Debian's binutils-riscv64-linux-gnu." \
     "" ""
-make_package tl-qemu-gdb "$version+gdb$gdb_version-1" "$arch" devel \
+start_package tl-qemu-gdb "$version+gdb$gdb_version-1" "$arch" devel \
     "GNU gdb for riscv64 with the TensorLoad (xtl) extension" \
     "GNU gdb $gdb_version for riscv64-linux-gnu targets (qemu-system-riscv64 and qemu-riscv64 gdbstubs, gdbserver, core files) that knows TL-QEMU's TensorLoad (xtl) extension: tl.* disassembly, the tile registers tl0 .. tl31 and TL CSRs by name (info registers xtl), info tl (a tile register as a block of the current element type and shape), and the TL state of each thread in core files. Installed as /usr/lib/tl-qemu/bin/riscv64-linux-gnu-gdb, with /usr/bin/tl-gdb, beside Debian's gdb-multiarch. The gdbserver for riscv64 guests is in tl-qemu-linux." \
     "" "tl-qemu"
-make_package tl-qemu-linux "$version+linux$linux_version-1" all kernel \
+start_package tl-qemu-linux "$version+linux$linux_version-1" all kernel \
     "Linux kernel for RISC-V with TensorLoad (xtl) support, for TL-QEMU" \
     "TL-QEMU's Linux $linux_version kernel Image for qemu-system-riscv64 -M virt: it keeps TL state per task (first-use trap, context switch, signal frames, ptrace, core dumps). With it, the demo initramfs that tl-demo boots (BusyBox and programs that run TL workloads in Linux user space), and a static riscv64 gdbserver that reads and writes TL state. The files are in /usr/lib/tl-qemu/share/tl-qemu; they are for the emulated machine, not for this computer." \
     "" "tl-qemu"
+failed_packages=()
+for i in "${!package_pids[@]}"; do
+    wait "${package_pids[$i]}" || failed_packages+=("${package_names[$i]}")
+done
+[ ${#failed_packages[@]} -eq 0 ] || die "could not build ${failed_packages[*]} (the reason is above)"
 tl_step_done "the Debian packages (dpkg-shlibdeps, dpkg-deb)" $((SECONDS - t0))
 
 t0=$SECONDS
