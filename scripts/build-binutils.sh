@@ -9,6 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 need_tool git git
 need_tool make make
 need_tool gcc gcc

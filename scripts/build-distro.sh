@@ -27,6 +27,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 . "$TL_REPO/scripts/linux-lib.sh"
 need_tool debootstrap debootstrap
 need_tool mke2fs e2fsprogs

@@ -14,6 +14,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 need_tool make make
 need_tool g++ g++
 need_tool python3-config python3-dev

@@ -3,6 +3,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 meson=$("$TL_REPO/scripts/get-meson.sh")
 obj="$BUILD_DIR/host"
 if [ ! -f "$obj/build.ninja" ]; then

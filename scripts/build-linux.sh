@@ -11,6 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
 need_tool make make
 need_tool flex flex

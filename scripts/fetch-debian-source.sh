@@ -11,6 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 
 orig_only=0
 if [ "${1:-}" = --orig-only ]; then

@@ -12,6 +12,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 
 # Extracts the files matching the tar patterns $3... of .deb $1 into $2.
 extract() {

@@ -8,6 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 
 check_qemu_tree() {
     local dir=$1 version

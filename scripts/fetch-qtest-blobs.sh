@@ -11,6 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 obj="$BUILD_DIR/qemu"
 need_qemu
 [ -d /usr/lib/ipxe/qemu ] || die "iPXE option ROMs missing; run 'make deps' (or: apt-get install ipxe-qemu)"

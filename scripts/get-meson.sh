@@ -5,6 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 
 if command -v meson >/dev/null 2>&1 &&
    meson --version | awk -F. '{exit !($1 > 1 || ($1 == 1 && $2 >= 5))}'; then

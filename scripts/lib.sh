@@ -51,6 +51,39 @@ tl_load_config() {
     export BUILD_DIR CACHE_DIR QEMU_SOURCE QEMU_SRC_DIR QEMU_TARBALL
 }
 
+# ---- one build step at a time ----
+# make check runs test groups at once, and two groups may ask for the same
+# tree (a kernel, QEMU's build directory, the apt trees of the cache) at the
+# same moment.  Every script that builds into $BUILD_DIR or fetches into the
+# cache starts with tl_build_lock "$0" "$@": it runs itself again under
+# flock(1) on $BUILD_DIR/.build.lock, so such steps run one at a time; what
+# it starts sees TL_BUILD_LOCK_HELD and does not take the lock again.
+# flock -o: a program the script leaves running does not keep the lock.
+tl_build_lock() {
+    [ -z "${TL_BUILD_LOCK_HELD:-}" ] || return 0
+    local lock="${BUILD_DIR:-$TL_REPO/build}/.build.lock"
+    mkdir -p "$(dirname "$lock")"
+    export TL_BUILD_LOCK_HELD=1
+    flock -n "$lock" true || log "$(basename "$1"): waiting for another build or download in $(dirname "$lock") to finish"
+    exec flock -o "$lock" "$@"
+}
+
+# tl_with_build_lock CMD...: runs CMD (a program or a shell function) holding
+# the lock of tl_build_lock, in a subshell; returns CMD's status.
+tl_with_build_lock() {
+    if [ -n "${TL_BUILD_LOCK_HELD:-}" ]; then
+        "$@"
+        return
+    fi
+    local lock="${BUILD_DIR:-$TL_REPO/build}/.build.lock"
+    mkdir -p "$(dirname "$lock")"
+    (
+        flock -n 9 || { log "waiting for another build or download in $(dirname "$lock") to finish"; flock 9; } || exit 1
+        export TL_BUILD_LOCK_HELD=1
+        "$@" 9>&-
+    ) 9>>"$lock"
+}
+
 need_tool() {
     command -v "$1" >/dev/null 2>&1 ||
         die "'$1' is not installed; run 'make deps' (or: apt-get install $2)"
@@ -216,7 +249,8 @@ private_apt_dir() { printf '%s/apt' "$CACHE_DIR"; }
 
 private_apt_opts() { apt_tree_opts "$(private_apt_dir)" "$@"; }
 
-private_apt_update() {
+private_apt_update() { tl_with_build_lock private_apt_update_now || exit 1; }
+private_apt_update_now() {
     local d mirror keyring r=0
     d=$(private_apt_dir)
     mirror=$(debian_mirror)
@@ -255,7 +289,8 @@ rv_suite() { awk '{print $(NF-1); exit}' "$(rv_apt_dir)/current/sources.list" 2>
 # Makes the riscv64 tree's current state one whose lists verified: the first
 # suite of rv_suites that verifies now (or did within a day), else the lists
 # verified most recently.  Without any, one error line.
-rv_apt_update() {
+rv_apt_update() { tl_with_build_lock rv_apt_update_now || exit 1; }
+rv_apt_update_now() {
     local d mirror keyring suite r=0 why=
     d=$(rv_apt_dir)
     mirror=$(debian_mirror)
@@ -283,7 +318,8 @@ rv_apt_update() {
 # rv_download PACKAGE DIR: the riscv64 (or "all") .deb of PACKAGE's candidate
 # version in DIR, downloaded unless DIR already holds a file with the SHA-256
 # the verified index gives; prints its path.
-rv_download() {
+rv_download() { tl_with_build_lock rv_download_now "$@" || exit 1; }
+rv_download_now() {
     local pkg=$1 dir=$2 info file sum deb got
     mkdir -p "$dir"
     # shellcheck disable=SC2046

@@ -7,6 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
+tl_build_lock "$0" "$@"
 need_tool git git
 
 pristine=$("$TL_REPO/scripts/fetch-qemu.sh")
