@@ -20,6 +20,12 @@ log=$(mktemp)
 mult=${QTEST_TIMEOUT_MULTIPLIER:-3}
 jobs=$(nproc 2>/dev/null || echo 1)   # tests at once, as meson test and make -j
 [[ "$mult" =~ ^[1-9][0-9]*$ ]] || die "QTEST_TIMEOUT_MULTIPLIER=$mult: give a positive whole number"
+# The qtests' programs are built holding the build lock (other test groups
+# use QEMU's build directory too); the run below finds them up to date.
+# shellcheck disable=SC2046
+tl_with_build_lock make -C "$obj" -j"$jobs" $(sed -n 's/^\.check-qtest-riscv64\.deps = //p' "$obj/Makefile.mtest") >"$log.build" 2>&1 ||
+    tail -n 20 "$log.build"
+rm -f "$log.build"
 case $blobs_rc in
     0) make -C "$obj" -j"$jobs" check-qtest-riscv64 TIMEOUT_MULTIPLIER="$mult" >"$log" 2>&1; rc=$? ;;
     3)  # no verified edk2: every qtest but the one that boots it

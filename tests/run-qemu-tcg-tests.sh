@@ -13,7 +13,7 @@ need_qemu
 # The multiarch tests also run under each TCG plugin when plugins are enabled.
 targets=$(ninja -C "$obj" -t targets all 2>/dev/null)
 if grep -q '^test-plugins:' <<<"$targets"; then
-    ninja -C "$obj" test-plugins >/dev/null || die "building QEMU's test plugins failed"
+    tl_with_build_lock ninja -C "$obj" test-plugins >/dev/null || die "building QEMU's test plugins failed"
 fi
 log=$(mktemp)
 make -C "$obj" -k -j"$(nproc)" run-tcg-tests-riscv64-linux-user 2>&1 | tee "$log" | grep -E '^ +(TEST|RUN|BUILD)|Error|FAIL' 

@@ -6,6 +6,8 @@
 #   "ok N - <program>: ...", plus one line per program for its exit status
 #   (the "sifive,test" finisher: 0x5555 = pass, (failed << 16) | 0x3333 = fail).
 # Ends with "N passed, M failed, K skipped"; exits non-zero if anything failed.
+# The programs and their logs go to $BUILD_DIR/tests/firmware, or to
+# TL_FIRMWARE_OUT (the fwci group runs this suite in a directory of its own).
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tl_load_config
@@ -14,7 +16,7 @@ need_tool riscv64-unknown-elf-gcc gcc-riscv64-unknown-elf
     die "picolibc for riscv64-unknown-elf is missing (apt-get install picolibc-riscv64-unknown-elf)"
 
 src="$TL_REPO/tests/firmware"
-out="$BUILD_DIR/tests/firmware"
+out="${TL_FIRMWARE_OUT:-$BUILD_DIR/tests/firmware}"
 qemu="$BUILD_DIR/qemu/qemu-system-riscv64"
 mkdir -p "$out"
 

@@ -425,8 +425,8 @@ check $? "the result of the first test is on stdout while the second still runs 
 kill -TERM "$rpid"; wait "$rpid"
 
 # ---- our own firmware suite: the same verdicts as tests/firmware/run.sh
-"$TL_REPO/tests/firmware/run.sh" >"$w/fw-run.log" 2>&1
-fwdir="$BUILD_DIR/tests/firmware"
+fwdir="$w/firmware"
+TL_FIRMWARE_OUT="$fwdir" "$TL_REPO/tests/firmware/run.sh" >"$w/fw-run.log" 2>&1
 {
     for p in test_basic test_vm test_pmp test_mmio; do
         printf '[[test]]\nimage = "%s/%s.elf"\ncpu = "rv64,xtl=on"\n' "$fwdir" "$p"

@@ -190,7 +190,7 @@ check $? "smp1.elf replayed under the plugin prints what it printed when recorde
 # callbacks, on 2 and 4 harts in one TCG thread (QEMU 10.0 passed them a
 # wrong vCPU index there; patch 0015).  libinline checks its own counts.
 qemu_plugins=(tests/tcg/plugins/libinline.so tests/tcg/plugins/libbb.so contrib/plugins/libhotblocks.so)
-if ninja -C "$BUILD_DIR/qemu" "${qemu_plugins[@]}" >"$out/qemu-plugins.log" 2>&1; then
+if tl_with_build_lock ninja -C "$BUILD_DIR/qemu" "${qemu_plugins[@]}" >"$out/qemu-plugins.log" 2>&1; then
     for n in 2 4; do
         for mode in "one TCG thread:-accel tcg,thread=single" "icount:-icount shift=0,sleep=off"; do
             for p in "${qemu_plugins[@]}"; do
@@ -213,7 +213,7 @@ fi
 # QEMU's mem plugin with a callback on every memory access sees every byte
 # of 100 tl.load and 100 tl.store of 1 KiB (whole registers, which TL-QEMU
 # otherwise moves inline): at least 204800 accesses.
-if ninja -C "$BUILD_DIR/qemu" tests/tcg/plugins/libmem.so >"$out/libmem.log" 2>&1; then
+if tl_with_build_lock ninja -C "$BUILD_DIR/qemu" tests/tcg/plugins/libmem.so >"$out/libmem.log" 2>&1; then
     echo "# qemu-riscv64 -cpu rv64,xtl=on -plugin libmem.so,callback=on -d plugin mem_watch"
     timeout 120 "$user" -cpu rv64,xtl=on -plugin "$BUILD_DIR/qemu/tests/tcg/plugins/libmem.so,callback=on" \
         -d plugin "$out/mem_watch" >"$out/mem_watch.out" 2>&1
@@ -298,19 +298,19 @@ for o in "format=xml" "top=0" "top=abc" "colour=red" "outfile="; do
     check $((r != 1 || g != 1 || q != 0)) "bad option '$o': exit $r, $(head -n 1 "$out/badopt.out")"
 done
 
-# 10. Linux under the plugin, only when the linux group (or make demo) has
-# built the kernel, OpenSBI and busybox; never built here.  The demo
+# 10. Linux under the plugin: the kernel, OpenSBI and busybox of the linux
+# group (built here when they are not), with an initramfs of its own.  The demo
 # (tlrun=demo on -cpu max, TL usable) runs "tl-fault segv" and "tl-fault
 # sigill" once each (tests/linux/guest/init, section 3); each faults twice
 # (tl_fault.c: the handler returns, the instruction runs again and the
 # process dies): 2 load page faults and 2 illegal-instruction traps of
 # tl.load, nothing else traps.  The kernel's TL restores end with a tinit write.
-kernel=${TL_LINUX_KERNEL:-$BUILD_DIR/linux/arch/riscv/boot/Image}
-sbi=${TL_OPENSBI:-$BUILD_DIR/opensbi/platform/generic/firmware/fw_dynamic.bin}
-bb=${TL_BUSYBOX:-$BUILD_DIR/busybox/busybox}
-if [ -f "$kernel" ] && [ -f "$sbi" ] && [ -f "$bb" ]; then
-    . "$TL_REPO/scripts/linux-lib.sh"
-    TL_KERNEL=$kernel TL_OPENSBI=$sbi TL_BUSYBOX=$bb
+TL_DEMO_DIR="$out/linux-guest"
+. "$TL_REPO/scripts/linux-lib.sh"
+guest=$(tl_linux_prepare tl && printf '%s\n' "$TL_KERNEL" "$TL_OPENSBI" "$TL_BUSYBOX")
+check $? "the TL kernel, OpenSBI and busybox build (scripts/build-linux.sh, build-opensbi.sh, build-busybox.sh)"
+if [ "$(printf '%s\n' "$guest" | grep -c .)" = 3 ]; then
+    { read -r TL_KERNEL; read -r TL_OPENSBI; read -r TL_BUSYBOX; } <<<"$guest"
     tl_build_initramfs
     tl_qemu_cmd max "quiet tlrun=demo" 1
     echo "# ${TL_QEMU_CMD[*]##*/} -plugin libtlstat.so,format=json (tlrun=demo)"
@@ -338,8 +338,6 @@ EOF2
     else
         check 1 "Linux under the plugin: the report was written"
     fi
-else
-    skip_case "Linux boot under the plugin" "the TL kernel, OpenSBI or busybox is not built (make check-linux builds them)"
 fi
 
 tap_end

@@ -25,7 +25,7 @@ grep -h '^+++ b/' "$TL_REPO"/patches/qemu-10.0/*.patch | sed 's#^+++ b/##' |
 
 # Objects whose recorded dependencies (the compiler's own, ninja -t deps)
 # include one of them.
-ninja -C "$obj" -t deps 2>/dev/null | awk -v list="$tmp/patched" '
+tl_with_build_lock ninja -C "$obj" -t deps 2>/dev/null | awk -v list="$tmp/patched" '
     BEGIN { while ((getline f < list) > 0) patched[f] = 1 }
     /^[^ ].*: #deps/ { o = $1; sub(/:$/, "", o); next }
     /^    / {
