@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes $BUILD_DIR/patched-qemu: a copy of the pristine QEMU tree with TL-QEMU's
 # hook patches applied, target-riscv-tl/ linked in as target/riscv/xtl and
-# plugins/tlstat as contrib/plugins/tlstat.
+# plugins/tlstat as contrib/plugins/tlstat, include/tl (the generated encoding
+# header) as include/tl.
 # Re-done only when the pristine tree or a patch changes; editing
 # target-riscv-tl/ needs no re-patch because it is a symlink.
 set -euo pipefail
@@ -17,7 +18,9 @@ tree="$BUILD_DIR/patched-qemu"
 patches=("$TL_REPO"/patches/qemu-10.0/*.patch)
 [ -e "${patches[0]}" ] || die "no patches in $TL_REPO/patches/qemu-10.0; the checkout is incomplete"
 
-stamp_want=$( { echo "$pristine"; echo "$TL_REPO"; cat "${patches[@]}"; } | sha256sum | cut -d' ' -f1)
+# The links into TL-QEMU's tree (below) are part of what a prepared tree is.
+links="target/riscv/xtl hw/riscv/tl contrib/plugins/tlstat include/tl"
+stamp_want=$( { echo "$pristine"; echo "$TL_REPO"; echo "$links"; cat "${patches[@]}"; } | sha256sum | cut -d' ' -f1)
 if [ -f "$tree/.tl-prepared" ] && [ "$(cat "$tree/.tl-prepared")" = "$stamp_want" ]; then
     printf '%s\n' "$tree"
     exit 0
@@ -49,6 +52,8 @@ done
 ln -s "$TL_REPO/target-riscv-tl" "$tree.new/target/riscv/xtl"
 ln -s "$TL_REPO/hw" "$tree.new/hw/riscv/tl"
 ln -s "$TL_REPO/plugins/tlstat" "$tree.new/contrib/plugins/tlstat"
+# The generated encoding header, as "tl/xtl-opc.h" on QEMU's include path.
+ln -s "$TL_REPO/include/tl" "$tree.new/include/tl"
 echo "$stamp_want" > "$tree.new/.tl-prepared"
 rm -rf "$tree"
 mv "$tree.new" "$tree"

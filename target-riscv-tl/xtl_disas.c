@@ -13,11 +13,8 @@
 
 #include <stdio.h>
 
-/*
- * TL-QEMU's include/tl/.  In the QEMU tree this directory is target/riscv/xtl,
- * a symbolic link to TL-QEMU's target-riscv-tl/, so ".." is TL-QEMU's top.
- */
-#include "../include/tl/xtl-opc.h"
+/* TL-QEMU's include/tl/, linked into QEMU's include/ as include/tl. */
+#include "tl/xtl-opc.h"
 
 static const char *const gpr_abi_name[32] = {
     "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",

@@ -16,12 +16,8 @@
 #include <string>
 #include <vector>
 
-/*
- * TL-QEMU's include/tl/.  In the QEMU tree this directory is
- * contrib/plugins/tlstat, a symbolic link to TL-QEMU's plugins/tlstat/, so
- * "../.." is TL-QEMU's top.
- */
-#include "../../include/tl/xtl-opc.h"
+/* TL-QEMU's include/tl/, linked into QEMU's include/ as include/tl. */
+#include "tl/xtl-opc.h"
 
 namespace tl {
 

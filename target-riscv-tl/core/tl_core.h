@@ -11,8 +11,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* CSR numbers, writable bits and reset values: the generated encoding table. */
-#include "../../include/tl/xtl-opc.h"
+/*
+ * CSR numbers, writable bits and reset values: the generated encoding table,
+ * TL-QEMU's include/tl/xtl-opc.h (found through the include path: in QEMU's
+ * tree include/tl is a link to it; a relative path through the link to this
+ * directory would name a file that does not exist to ninja).
+ */
+#include "tl/xtl-opc.h"
 
 #ifdef __cplusplus
 extern "C" {
