@@ -59,29 +59,35 @@ tl_load_config() {
 # flock(1) on $BUILD_DIR/.build.lock, so such steps run one at a time; what
 # it starts sees TL_BUILD_LOCK_HELD and does not take the lock again.
 # flock -o: a program the script leaves running does not keep the lock.
+# (Without flock(1) on PATH, util-linux's, nothing is serialized.)
 tl_build_lock() {
-    [ -z "${TL_BUILD_LOCK_HELD:-}" ] || return 0
+    [ -z "${TL_BUILD_LOCK_HELD:-}" ] && command -v flock >/dev/null 2>&1 || return 0
     local lock="${BUILD_DIR:-$TL_REPO/build}/.build.lock"
-    mkdir -p "$(dirname "$lock")"
+    mkdir -p "${lock%/*}"
     export TL_BUILD_LOCK_HELD=1
-    flock -n "$lock" true || log "$(basename "$1"): waiting for another build or download in $(dirname "$lock") to finish"
+    flock -n "$lock" true || log "$(basename "$1"): waiting for another build or download in ${lock%/*} to finish"
     exec flock -o "$lock" "$@"
 }
 
-# tl_with_build_lock CMD...: runs CMD (a program or a shell function) holding
-# the lock of tl_build_lock, in a subshell; returns CMD's status.
+# tl_with_build_lock CMD...: runs CMD (a program or a shell function, in this
+# shell: its exit or die ends the script as it would without the lock)
+# holding the lock of tl_build_lock; returns CMD's status.  CMD and what it
+# starts do not inherit the lock's file descriptor.
 tl_with_build_lock() {
-    if [ -n "${TL_BUILD_LOCK_HELD:-}" ]; then
+    if [ -n "${TL_BUILD_LOCK_HELD:-}" ] || ! command -v flock >/dev/null 2>&1; then
         "$@"
         return
     fi
-    local lock="${BUILD_DIR:-$TL_REPO/build}/.build.lock"
-    mkdir -p "$(dirname "$lock")"
-    (
-        flock -n 9 || { log "waiting for another build or download in $(dirname "$lock") to finish"; flock 9; } || exit 1
-        export TL_BUILD_LOCK_HELD=1
-        "$@" 9>&-
-    ) 9>>"$lock"
+    local lock="${BUILD_DIR:-$TL_REPO/build}/.build.lock" lock_fd rc
+    mkdir -p "${lock%/*}"
+    exec {lock_fd}>>"$lock"
+    flock -n "$lock_fd" || { log "waiting for another build or download in ${lock%/*} to finish"; flock "$lock_fd"; }
+    export TL_BUILD_LOCK_HELD=1
+    "$@" {lock_fd}>&-
+    rc=$?
+    unset TL_BUILD_LOCK_HELD
+    exec {lock_fd}>&-
+    return "$rc"
 }
 
 need_tool() {
@@ -249,7 +255,7 @@ private_apt_dir() { printf '%s/apt' "$CACHE_DIR"; }
 
 private_apt_opts() { apt_tree_opts "$(private_apt_dir)" "$@"; }
 
-private_apt_update() { tl_with_build_lock private_apt_update_now || exit 1; }
+private_apt_update() { tl_with_build_lock private_apt_update_now; }
 private_apt_update_now() {
     local d mirror keyring r=0
     d=$(private_apt_dir)
@@ -289,7 +295,7 @@ rv_suite() { awk '{print $(NF-1); exit}' "$(rv_apt_dir)/current/sources.list" 2>
 # Makes the riscv64 tree's current state one whose lists verified: the first
 # suite of rv_suites that verifies now (or did within a day), else the lists
 # verified most recently.  Without any, one error line.
-rv_apt_update() { tl_with_build_lock rv_apt_update_now || exit 1; }
+rv_apt_update() { tl_with_build_lock rv_apt_update_now; }
 rv_apt_update_now() {
     local d mirror keyring suite r=0 why=
     d=$(rv_apt_dir)
@@ -318,7 +324,7 @@ rv_apt_update_now() {
 # rv_download PACKAGE DIR: the riscv64 (or "all") .deb of PACKAGE's candidate
 # version in DIR, downloaded unless DIR already holds a file with the SHA-256
 # the verified index gives; prints its path.
-rv_download() { tl_with_build_lock rv_download_now "$@" || exit 1; }
+rv_download() { tl_with_build_lock rv_download_now "$@"; }
 rv_download_now() {
     local pkg=$1 dir=$2 info file sum deb got
     mkdir -p "$dir"

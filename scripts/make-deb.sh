@@ -17,7 +17,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
-tl_build_lock "$0" "$@"
 umask 022
 "$TL_REPO/scripts/install-deps.sh"
 need_tool dpkg-deb dpkg

@@ -4,7 +4,8 @@
 # overlap and the second says it waits; a script run again under the lock
 # keeps its arguments, output and exit status; a step started while holding
 # the lock takes it again without waiting; a program a step leaves running
-# does not keep the lock.  Ends with "N passed, M failed".
+# does not keep the lock, nor one a function holding it starts.  Ends with
+# "N passed, M failed".
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tmp=$(mktemp -d)
@@ -71,5 +72,13 @@ STEP_SLEEP=0 timeout 10 "$tmp/step.sh" after >/dev/null 2>"$tmp/after.err"
 rc=$?
 [ "$rc" -eq 0 ] && ! grep -q waiting "$tmp/after.err"
 check $? "the next step takes the lock at once (exit $rc in $((SECONDS - t0)) s)"
+
+pkill -f "$tmp/lingering"
+tl_with_build_lock bash -c 'setsid "$0" 30 >/dev/null 2>&1 </dev/null &' "$tmp/lingering"
+t0=$SECONDS
+STEP_SLEEP=0 timeout 10 "$tmp/step.sh" after-fn >/dev/null 2>"$tmp/after-fn.err"
+rc=$?
+[ "$rc" -eq 0 ] && ! grep -q waiting "$tmp/after-fn.err" && pgrep -f "$tmp/lingering" >/dev/null
+check $? "a program started under tl_with_build_lock and left running does not keep the lock either (exit $rc in $((SECONDS - t0)) s)"
 
 tap_end
