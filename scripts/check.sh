@@ -6,6 +6,11 @@
 # checks; a group that runs nothing or whose runner fails counts as failed.
 # The summary names each group's unit (what one pass counts) and its skips,
 # which are never counted as passed.
+# With more than one group, CHECK_JOBS groups (default: the host's CPUs, at
+# most 4) run at once, the longest of the last run first, linux and distro
+# alone (runs_alone); each group's output is printed whole when it ends.
+# Steps that build or download run one at a time (tl_build_lock in lib.sh).
+# CHECK_JOBS=1 runs the groups one after another with their output as it comes.
 #   scripts/check.sh [GROUP...]
 #   scripts/check.sh --list-groups   the groups, in the order make check runs
 #                                    them (the Makefile's list of check-GROUP)
@@ -24,7 +29,7 @@ tl_load_config
 # The test scripts of each group (paths relative to the repository).
 group_scripts() {
     case "$1" in
-        scripts) echo tests/host/test_bad_input.sh tests/host/test_progress.sh tests/host/test_mirror.sh tests/host/test_encodings.sh tests/host/test_kselftest_report.sh ;;
+        scripts) echo tests/host/test_bad_input.sh tests/host/test_progress.sh tests/host/test_mirror.sh tests/host/test_encodings.sh tests/host/test_kselftest_report.sh tests/host/test_build_lock.sh ;;
         reference) echo tests/reference/test_tlref.py ;;
         user) echo tests/user/run.sh ;;
         diff) echo tests/diff/run.sh ;;
@@ -115,8 +120,11 @@ build_qemu() {
     "$TL_REPO/scripts/build-qemu.sh" && qemu_built=1
 }
 
+# run_group GROUP: runs one group; its counts and time go to $logdir/GROUP.result
+# ("passed failed skipped seconds").
 run_group() {
     local group=$1 log="$logdir/$1.log" pass=0 fail=0 skip=0 t0=$SECONDS
+    rm -f "$logdir/$group.result"
     echo "=== $group ==="
     : > "$log"
     case "$group" in
@@ -160,14 +168,81 @@ run_group() {
         done
     fi
     tl_step_done "test group $group (with what it built)" $((SECONDS - t0))
-    summary+=("$(printf '%-10s %8d %7d %8d %8s  %s' "$group" "$pass" "$fail" "$skip" "$(tl_duration $((SECONDS - t0)))" "$(group_unit "$group")")")
-    [ "$fail" -eq 0 ] || failed_groups+=("$group ($fail failed)")
-    [ "$skip" -eq 0 ] || skipped_groups+=("$group $skip")
+    echo "$pass $fail $skip $((SECONDS - t0))" > "$logdir/$group.result"
 }
 
-for g in "${groups[@]}"; do
-    run_group "$g"
-done
+# The groups' table rows, in the order of $groups, from their result files;
+# a group without one (its runner died) counts as failed.
+summarize() {
+    local g pass fail skip secs
+    for g in "${groups[@]}"; do
+        if ! read -r pass fail skip secs < "$logdir/$g.result" 2>/dev/null; then
+            echo "check: the group $g ended without a result" >&2
+            pass=0 fail=1 skip=0 secs=0
+        fi
+        summary+=("$(printf '%-10s %8d %7d %8d %8s  %s' "$g" "$pass" "$fail" "$skip" "$(tl_duration "$secs")" "$(group_unit "$g")")")
+        [ "$fail" -eq 0 ] || failed_groups+=("$g ($fail failed)")
+        [ "$skip" -eq 0 ] || skipped_groups+=("$g $skip")
+    done
+}
+
+# Groups that run with no other group beside them: they boot multi-hart
+# guests (-smp 2 and 4) and compare Linux's selftests on two kernels, whose
+# timing-sensitive cases (futex_requeue) fail when another group takes CPUs.
+runs_alone() {
+    case "$1" in linux|distro) return 0 ;; *) return 1 ;; esac
+}
+
+# Groups at once: a pool of $jobs, the groups that took longest in the last
+# run (their .result files) first, unknown ones in list order before them.
+run_groups_at_once() {
+    local jobs=$1 g secs order=() running=0 done_n=0
+    local -A group_of=()
+    for g in "${groups[@]}"; do
+        secs=$(awk '{print $4; exit}' "$logdir/$g.result" 2>/dev/null)
+        order+=("${secs:-999999} $g")
+    done
+    mapfile -t order < <(printf '%s\n' "${order[@]}" | sort -s -k1,1nr | awk '{print $2}')
+    # wait_until N: prints the groups that end until at most N run.
+    wait_until() {
+        local pid
+        while [ "$running" -gt "$1" ]; do
+            wait -n -p pid
+            running=$((running - 1)) done_n=$((done_n + 1))
+            cat "$logdir/${group_of[$pid]}.console"
+            log "test group ${group_of[$pid]} ended ($done_n of ${#groups[@]})$( (read -r p f k t; printf ': %s passed, %s failed, %s skipped, %s' "$p" "$f" "$k" "$(tl_duration "$t")") < "$logdir/${group_of[$pid]}.result" 2>/dev/null)"
+            unset "group_of[$pid]"
+        done
+    }
+    # The QEMU build every group but three uses, once before they start.
+    for g in "${groups[@]}"; do
+        case "$g" in scripts|reference|unit) ;; *) build_qemu; break ;; esac
+    done
+    log "running ${#groups[@]} test groups, $jobs at a time (CHECK_JOBS; linux and distro alone); each group's output follows when it ends"
+    trap 'trap - INT TERM; kill "${!group_of[@]}" 2>/dev/null; exit 130' INT TERM
+    for g in "${order[@]}"; do
+        if runs_alone "$g"; then wait_until 0; else wait_until $((jobs - 1)); fi
+        run_group "$g" >"$logdir/$g.console" 2>&1 </dev/null &
+        group_of[$!]=$g
+        running=$((running + 1))
+        log "test group $g started"
+        ! runs_alone "$g" || wait_until 0
+    done
+    wait_until 0
+    trap - INT TERM
+}
+
+jobs=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "CHECK_JOBS=$jobs: give the number of test groups to run at once (1 or more)"
+[ -n "${CHECK_JOBS:-}" ] || [ "$jobs" -le 4 ] || jobs=4
+if [ "$jobs" -gt 1 ] && [ ${#groups[@]} -gt 1 ]; then
+    run_groups_at_once "$jobs"
+else
+    for g in "${groups[@]}"; do
+        run_group "$g"
+    done
+fi
+summarize
 tl_steps_table "make check"
 echo "=== summary ==="
 printf '%-10s %8s %7s %8s %8s  %s\n' group passed failed skipped time "unit (what one pass counts)"
