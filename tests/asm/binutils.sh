@@ -138,7 +138,7 @@ check $? "round trip: gas re-assembles objdump's text of the $(( $(stat -c %s "$
 
 # ---- 5. objdump and QEMU's disassembler on the differential test set ----
 "$PY" "$src/gas_xtl.py" words "$out/words.bin" "$out/words.txt" &&
-    "$HOST_CC" -O1 -Wall -Werror -I "$TL_REPO/target-riscv-tl" "$src/xtl_disas_words.c" \
+    "$HOST_CC" -O1 -Wall -Werror -I "$TL_REPO/target-riscv-tl" -I "$TL_REPO/include" "$src/xtl_disas_words.c" \
     "$TL_REPO/target-riscv-tl/xtl_disas.c" -o "$out/xtl_disas_words" 2>"$out/qd_cc.txt" &&
     "$out/xtl_disas_words" <"$out/words.txt" >"$out/words_qemu.txt" && [ -s "$out/words_qemu.txt" ]
 check $? "QEMU's disassembler (target-riscv-tl/xtl_disas.c) on $(wc -l <"$out/words.txt") words: the differential set (tests/diff) and all of bits [31:20] x funct3"

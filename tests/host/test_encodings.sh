@@ -44,7 +44,7 @@ consumers() {
         fi
         [ "$rc" -ne "$want" ] && [ "$want" = 0 ] && printf '%s\n' "$out" | sed 's/^/#   /' | head -n 5
     done
-    if "$HOST_CC" -O1 -Wall -Werror -I"$tree/target-riscv-tl" "$repo/tests/asm/xtl_disas_words.c" \
+    if "$HOST_CC" -O1 -Wall -Werror -I"$tree/target-riscv-tl" -I"$tree/include" "$repo/tests/asm/xtl_disas_words.c" \
             "$tree/target-riscv-tl/xtl_disas.c" -o "$tmp/disas" 2>"$tmp/cc.txt" &&
         "$HOST_CC" -O1 -Wall -Werror -I"$tree/include/tl" "$repo/tests/host/xtl_opc_rules.c" \
             -o "$tmp/rules" 2>>"$tmp/cc.txt"; then
