@@ -193,16 +193,20 @@ runs_alone() {
     case "$1" in linux|distro) return 0 ;; *) return 1 ;; esac
 }
 
-# Groups at once: a pool of $jobs, the groups that took longest in the last
-# run (their .result files) first, unknown ones in list order before them.
+# Groups at once: a pool of $jobs.  The groups that run alone come first (no
+# lane waits idle for one), then the others; within each, those that took
+# longest in the last run (their .result files) first, unknown ones in list
+# order before them.
 run_groups_at_once() {
-    local jobs=$1 g secs order=() running=0 done_n=0
+    local jobs=$1 g secs alone order=() running=0 done_n=0
     local -A group_of=()
     for g in "${groups[@]}"; do
         secs=$(awk '{print $4; exit}' "$logdir/$g.result" 2>/dev/null)
-        order+=("${secs:-999999} $g")
+        alone=0
+        runs_alone "$g" && alone=1
+        order+=("$alone ${secs:-999999} $g")
     done
-    mapfile -t order < <(printf '%s\n' "${order[@]}" | sort -s -k1,1nr | awk '{print $2}')
+    mapfile -t order < <(printf '%s\n' "${order[@]}" | sort -s -k1,1nr -k2,2nr | awk '{print $3}')
     # wait_until N: prints the groups that end until at most N run.
     wait_until() {
         local pid
