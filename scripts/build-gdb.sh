@@ -60,8 +60,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 gdb="$prefix/bin/riscv64-linux-gnu-gdb"
 datadir="$prefix/share/gdb"
 
+# Rewritten only when it changed: a gdb started meanwhile loads it.
 install_python() {
-    install -D -m 0644 "$TL_REPO/gdb/xtl.py" "$datadir/python/gdb/command/xtl.py"
+    cmp -s "$TL_REPO/gdb/xtl.py" "$datadir/python/gdb/command/xtl.py" ||
+        install -D -m 0644 "$TL_REPO/gdb/xtl.py" "$datadir/python/gdb/command/xtl.py"
 }
 
 build_host_gdb() {

@@ -30,6 +30,11 @@ tl_progress "building QEMU" "$obj/ninja.log" ninja -C "$obj" "${targets[@]}" || 
     grep -E 'error|Error' "$obj/ninja.log" | head -n 20 >&2
     die "the QEMU build failed (full log: $obj/ninja.log)"
 }
+# The makefiles QEMU's Makefile generates from build.ninja (Makefile.ninja,
+# Makefile.mtest), refreshed here, under the build lock, rather than by the
+# first test group that runs make in this directory.
+make -C "$obj" Makefile.mtest >"$obj/makefiles.log" 2>&1 ||
+    die "QEMU's generated makefiles could not be refreshed (log: $obj/makefiles.log)"
 
 # The default firmware.  A QEMU run from its build directory looks for data
 # files in qemu-bundle/<datadir> (an installed one in <bindir>/../share/qemu);

@@ -223,7 +223,14 @@ run_groups_at_once() {
         case "$g" in scripts|reference|unit) ;; *) build_qemu; break ;; esac
     done
     log "running ${#groups[@]} test groups, $jobs at a time (CHECK_JOBS; linux and distro alone); each group's output follows when it ends"
-    trap 'trap - INT TERM; kill "${!group_of[@]}" 2>/dev/null; exit 130' INT TERM
+    # Interrupted: the groups' whole process trees go too (their QEMUs, builds).
+    kill_tree() {
+        local c
+        for c in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$c"; done
+        kill "$1" 2>/dev/null
+    }
+    trap 'trap - INT TERM; for pid in "${!group_of[@]}"; do kill_tree "$pid"; done; exit 130' INT
+    trap 'trap - INT TERM; for pid in "${!group_of[@]}"; do kill_tree "$pid"; done; exit 143' TERM
     for g in "${order[@]}"; do
         if runs_alone "$g"; then wait_until 0; else wait_until $((jobs - 1)); fi
         run_group "$g" >"$logdir/$g.console" 2>&1 </dev/null &

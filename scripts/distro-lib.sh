@@ -23,11 +23,6 @@ tl_distro_qemu_cmd() {
         -device virtio-rng-pci "$@")
 }
 
-# tl_distro_free_port: a TCP port on 127.0.0.1 that nothing listens on.
-tl_distro_free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # tl_distro_ssh <port> <command...>: runs a shell command line as root in
 # the guest; its status is the command's (255: ssh itself failed).
 tl_distro_ssh() {

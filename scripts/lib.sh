@@ -90,6 +90,12 @@ tl_with_build_lock() {
     return "$rc"
 }
 
+# tl_free_port: a TCP port on 127.0.0.1 that nothing listens on now, the
+# kernel's choice (test groups run at once: a fixed or random port may be taken).
+tl_free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 need_tool() {
     command -v "$1" >/dev/null 2>&1 ||
         die "'$1' is not installed; run 'make deps' (or: apt-get install $2)"

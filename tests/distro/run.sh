@@ -132,7 +132,7 @@ boot() {   # boot <tl|stock>
     if [ "$kind" = tl ]; then label="TL kernel" kernel=$tl_kernel
     else label="stock kernel" kernel=$stock_kernel; fi
     console="$logdir/console-$kind.log"
-    port=$(tl_distro_free_port)
+    port=$(tl_free_port)
     echo "# $label: booting $image (-snapshot; console in $console, ssh port $port)"
     tl_distro_start "$kind" "$kernel" "$image" "$console" "$port" -snapshot
     rc=0

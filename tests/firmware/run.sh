@@ -7,7 +7,8 @@
 #   (the "sifive,test" finisher: 0x5555 = pass, (failed << 16) | 0x3333 = fail).
 # Ends with "N passed, M failed, K skipped"; exits non-zero if anything failed.
 # The programs and their logs go to $BUILD_DIR/tests/firmware, or to
-# TL_FIRMWARE_OUT (the fwci group runs this suite in a directory of its own).
+# TL_FIRMWARE_OUT (the fwci and plugin groups run this suite in directories
+# of their own).
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 tl_load_config

@@ -74,7 +74,7 @@ riscv64-unknown-elf-gcc -O2 -g -march=rv64gc -mabi=lp64d -mcmodel=medany -ffrees
     "$TL_REPO/tests/system/guest/start.S" "$src/step_guest.c" -o "$elf" 2>"$out/step_cc.txt"
 check $? "tests/gdb/step_guest.c builds"
 "$OBJDUMP" -d -M xtl "$elf" >"$out/step_guest.objdump"
-port=$((20000 + RANDOM % 20000))
+port=$(tl_free_port)
 timeout 300 "$QEMU" -M virt -bios none -cpu max -display none -serial "file:$out/step_uart.txt" \
     -kernel "$elf" -gdb "tcp:127.0.0.1:$port" -S &
 qpid=$!
@@ -161,7 +161,7 @@ mkdir -p "$TL_DEMO_DIR"
 tl_linux_prepare tl
 tl_build_initramfs
 target="$TL_DEMO_DIR/bin/extra/tl_gdb_target"
-port=$((20000 + RANDOM % 20000))
+port=$(tl_free_port)
 console="$out/linux-console.txt"
 timeout -k 5 600 "$QEMU" -M virt -cpu max -smp 2 -m 512M -nographic -no-reboot \
     -kernel "$TL_KERNEL" -initrd "$TL_DEMO_DIR/initramfs.cpio.gz" \

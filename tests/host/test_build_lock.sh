@@ -28,11 +28,19 @@ echo "args: \$*"
 exit "\${STEP_EXIT:-0}"
 EOF
 chmod +x "$tmp/step.sh"
+# started WHO: waits (10 s at most) until WHO has written its start line, holding the lock.
+started() {
+    local i
+    for i in $(seq 200); do
+        grep -q "^$1 .*start\|^step $1 start" "$tmp/trace" 2>/dev/null && return 0
+        sleep 0.05
+    done
+}
 cp "$(command -v sleep)" "$tmp/lingering"
 
 # Two steps started together: the trace is start, end, start, end.
 "$tmp/step.sh" a 2>"$tmp/a.err" >"$tmp/a.out" &
-sleep 0.2
+started a
 "$tmp/step.sh" b 2>"$tmp/b.err" >"$tmp/b.out" &
 wait
 awk '{print $3}' "$tmp/trace" | tr '\n' ' ' | grep -qx 'start end start end '
@@ -51,7 +59,7 @@ check $? "a script under the lock keeps its arguments, output and exit status (e
 : >"$tmp/trace"
 holder() { echo "fn - start $(date +%s.%N)" >>"$tmp/trace"; sleep 1; echo "fn - end $(date +%s.%N)" >>"$tmp/trace"; }
 tl_with_build_lock holder 2>/dev/null &
-sleep 0.2
+started fn
 "$tmp/step.sh" c >/dev/null 2>&1
 wait
 awk '{print $1 $3}' "$tmp/trace" | tr '\n' ' ' | grep -qx 'fnstart fnend stepstart stepend '

@@ -247,7 +247,8 @@ fi
 # 7. The firmware suite under the plugin: its claims are hit.
 mkdir -p "$out/fw"
 echo "# tests/firmware/run.sh with FW_QEMU_EXTRA=-plugin libtlstat.so,format=json,outfile=fw/%p.json"
-FW_QEMU_EXTRA="-plugin $plugin,format=json,outfile=$out/fw/%p.json" "$TL_REPO/tests/firmware/run.sh" >"$out/fw/suite.log" 2>&1
+FW_QEMU_EXTRA="-plugin $plugin,format=json,outfile=$out/fw/%p.json" TL_FIRMWARE_OUT="$out/fw/suite" \
+    "$TL_REPO/tests/firmware/run.sh" >"$out/fw/suite.log" 2>&1
 rc=$?
 check $rc "the firmware suite passes under the plugin ($(tail -n 1 "$out/fw/suite.log"))"
 nfw=$(ls "$out"/fw/*.json 2>/dev/null | wc -l)

@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$TL_REPO/tests/tap.sh"
 
-port=$((20000 + RANDOM % 20000))
+port=$(tl_free_port)
 timeout 120 "$qemu" -M virt -bios none -cpu rv64,xtl=on -display none -serial "file:$tmp/uart.txt" \
     -kernel "$elf" -gdb "tcp:127.0.0.1:$port" -S &
 qpid=$!
