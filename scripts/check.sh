@@ -222,7 +222,9 @@ run_groups_at_once() {
     for g in "${groups[@]}"; do
         case "$g" in scripts|reference|unit) ;; *) build_qemu; break ;; esac
     done
-    log "running ${#groups[@]} test groups, $jobs at a time (CHECK_JOBS; linux and distro alone); each group's output follows when it ends"
+    local alone_list=""
+    for g in "${groups[@]}"; do runs_alone "$g" && alone_list+=" $g"; done
+    log "running ${#groups[@]} test groups, $jobs at a time (CHECK_JOBS)${alone_list:+, alone:$alone_list}; each group's output follows when it ends"
     # Interrupted: the groups' whole process trees go too (their QEMUs, builds).
     kill_tree() {
         local c
