@@ -7,8 +7,9 @@
 # The summary names each group's unit (what one pass counts) and its skips,
 # which are never counted as passed.
 # With more than one group, CHECK_JOBS groups (default: the host's CPUs, at
-# most 4) run at once, the longest of the last run first, linux and distro
-# alone (runs_alone); each group's output is printed whole when it ends.
+# most 4) run at once, the longest of the last run first, then linux and
+# distro alone (runs_alone), whose builds run first beside the other groups;
+# each group's output is printed whole when it ends.
 # Steps that build or download run one at a time (tl_build_lock in lib.sh).
 # CHECK_JOBS=1 runs the groups one after another with their output as it comes.
 #   scripts/check.sh [GROUP...]
@@ -193,29 +194,58 @@ runs_alone() {
     case "$1" in linux|distro) return 0 ;; *) return 1 ;; esac
 }
 
-# Groups at once: a pool of $jobs.  The groups that run alone come first (no
-# lane waits idle for one), then the others; within each, those that took
-# longest in the last run (their .result files) first, unknown ones in list
-# order before them.
+# What the groups that run alone build (their kernels, firmware, selftests
+# and Debian system; each step is up to date in seconds once built), done
+# first beside the other groups, so that on a machine where nothing is built
+# yet the other lanes run tests meanwhile and what runs alone is the tests.
+# A step that fails here is not counted: its group runs it again and reports it.
+build_for_alone_groups() {
+    local distro=$1 step t0 rc failed=0
+    local steps=("build-binutils.sh" "build-linux.sh" "build-linux.sh --stock" "build-opensbi.sh"
+                 "build-busybox.sh" "build-kselftests.sh")
+    [ "$distro" = 0 ] || { steps+=("build-distro.sh"); mkdir -p "$logdir/distro"; }
+    for step in "${steps[@]}"; do
+        t0=$SECONDS rc=0
+        # shellcheck disable=SC2086  # the step's arguments
+        TL_DISTRO_IMAGE="$logdir/distro/tl-debian.ext4" "$TL_REPO"/scripts/$step >/dev/null || rc=$?
+        echo "check: scripts/$step: exit status $rc, $(tl_duration $((SECONDS - t0)))"
+        [ "$rc" -eq 0 ] || failed=1
+    done
+    [ "$failed" = 0 ] || echo "check: a step above did not succeed; the group that needs it runs it again and reports it"
+}
+
+# Groups at once: a pool of $jobs.  The builds of the groups that run alone
+# (build_for_alone_groups) start first, then the other groups, those that
+# took longest in the last run (their .result files) first, unknown ones in
+# list order before them; the groups that run alone come last, one by one.
 run_groups_at_once() {
-    local jobs=$1 g secs alone order=() running=0 done_n=0
+    local jobs=$1 g secs alone order=() running=0 done_n=0 alone_distro=0 alone_any=0
     local -A group_of=()
     for g in "${groups[@]}"; do
         secs=$(awk '{print $4; exit}' "$logdir/$g.result" 2>/dev/null)
         alone=0
-        runs_alone "$g" && alone=1
+        if runs_alone "$g"; then
+            alone=1 alone_any=1
+            [ "$g" != distro ] || alone_distro=1
+        fi
         order+=("$alone ${secs:-999999} $g")
     done
-    mapfile -t order < <(printf '%s\n' "${order[@]}" | sort -s -k1,1nr -k2,2nr | awk '{print $3}')
+    mapfile -t order < <(printf '%s\n' "${order[@]}" | sort -s -k1,1n -k2,2nr | awk '{print $3}')
     # wait_until N: prints the groups that end until at most N run.
     wait_until() {
-        local pid
+        local pid name
         while [ "$running" -gt "$1" ]; do
             wait -n -p pid
-            running=$((running - 1)) done_n=$((done_n + 1))
-            cat "$logdir/${group_of[$pid]}.console"
-            log "test group ${group_of[$pid]} ended ($done_n of ${#groups[@]})$( (read -r p f k t; printf ': %s passed, %s failed, %s skipped, %s' "$p" "$f" "$k" "$(tl_duration "$t")") < "$logdir/${group_of[$pid]}.result" 2>/dev/null)"
+            running=$((running - 1))
+            name=${group_of[$pid]}
             unset "group_of[$pid]"
+            cat "$logdir/$name.console"
+            if [ "$name" = alone-builds ]; then
+                log "the builds of the groups that run alone ended"
+                continue
+            fi
+            done_n=$((done_n + 1))
+            log "test group $name ended ($done_n of ${#groups[@]})$( (read -r p f k t; printf ': %s passed, %s failed, %s skipped, %s' "$p" "$f" "$k" "$(tl_duration "$t")") < "$logdir/$name.result" 2>/dev/null)"
         done
     }
     # The QEMU build every group but three uses, once before they start.
@@ -233,6 +263,13 @@ run_groups_at_once() {
     }
     trap 'trap - INT TERM; for pid in "${!group_of[@]}"; do kill_tree "$pid"; done; exit 130' INT
     trap 'trap - INT TERM; for pid in "${!group_of[@]}"; do kill_tree "$pid"; done; exit 143' TERM
+    if [ "$alone_any" = 1 ]; then
+        { echo "=== builds of the groups that run alone ==="; build_for_alone_groups "$alone_distro"; } \
+            >"$logdir/alone-builds.console" 2>&1 </dev/null &
+        group_of[$!]=alone-builds
+        running=$((running + 1))
+        log "the builds of the groups that run alone started"
+    fi
     for g in "${order[@]}"; do
         if runs_alone "$g"; then wait_until 0; else wait_until $((jobs - 1)); fi
         run_group "$g" >"$logdir/$g.console" 2>&1 </dev/null &
