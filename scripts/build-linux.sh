@@ -11,12 +11,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
-tl_build_lock "$0" "$@"
-need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
-need_tool make make
-need_tool flex flex
-need_tool bison bison
-need_tool bc bc
 
 stock=0
 case "${1:-}" in
@@ -27,10 +21,17 @@ esac
 
 LINUX_VERSION=${TL_LINUX_SOURCE_VERSION:-6.12.107-1}
 image="$BUILD_DIR/$([ "$stock" = 1 ] && echo linux-stock || echo linux)/arch/riscv/boot/Image"
+# Built in this make check run: nothing to wait for (the lock) or check.
 if tl_built_this_run "$image" "$LINUX_VERSION"; then
     printf '%s\n' "$image"
     exit 0
 fi
+tl_build_lock "$0" "$@"
+need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
+need_tool make make
+need_tool flex flex
+need_tool bison bison
+need_tool bc bc
 
 pristine=$("$TL_REPO/scripts/fetch-debian-source.sh" linux "$LINUX_VERSION")
 ours="$TL_REPO/linux-riscv-tl"

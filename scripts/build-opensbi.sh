@@ -5,16 +5,17 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tl_load_config
-tl_build_lock "$0" "$@"
-need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
-need_tool make make
 
 OPENSBI_VERSION=1.6-1
 fw="$BUILD_DIR/opensbi/platform/generic/firmware/fw_dynamic.bin"
+# Built in this make check run: nothing to wait for (the lock) or check.
 if tl_built_this_run "$fw" "$OPENSBI_VERSION"; then
     printf '%s\n' "$fw"
     exit 0
 fi
+tl_build_lock "$0" "$@"
+need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
+need_tool make make
 
 pristine=$("$TL_REPO/scripts/fetch-debian-source.sh" --orig-only opensbi "$OPENSBI_VERSION")
 src="$BUILD_DIR/opensbi-src"

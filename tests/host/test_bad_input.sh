@@ -9,6 +9,9 @@ tl_load_config
 repo=$TL_REPO
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The scripts under test take the build lock of BUILD_DIR (tl_build_lock): a
+# scratch one, so that they never wait for a build of the real tree beside them.
+export BUILD_DIR="$tmp/build"
 . "$repo/tests/tap.sh"
 
 # expect_error <description> <regex the error line must match> <command...>

@@ -19,6 +19,9 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
+# The steps under test take the build lock of BUILD_DIR (tl_build_lock): a
+# scratch one, so that they never wait for a build of the real tree beside them.
+export BUILD_DIR="$tmp/build"
 
 /usr/bin/python3 "$repo/tests/host/fake_mirror.py" build "$tmp/www" "$tmp/gnupg" ||
     die "tests/host/fake_mirror.py could not build the test mirror"
