@@ -58,7 +58,7 @@ if [ -n "$pristine" ] && [ -d "$pristine" ]; then
     sed 's/ISA_EXT_DATA_ENTRY(xtheadsync, /ISA_EXT_DATA_ENTRY(xtheadsync,  /' \
         "$pristine/target/riscv/cpu.c" > "$tmp/qemu-edited/target/riscv/cpu.c"
     expect_error "a patch that does not apply" "patch 0002-.*does not apply to target/riscv/cpu.c" \
-        env QEMU_SOURCE=dir QEMU_SRC_DIR="$tmp/qemu-edited" BUILD_DIR="$tmp/build" "$repo/scripts/prepare-qemu.sh"
+        env QEMU_SOURCE=dir QEMU_SRC_DIR="$tmp/qemu-edited" "$repo/scripts/prepare-qemu.sh"
 else
     check 1 "a patch that does not apply: no pristine QEMU tree to edit (run make qemu first)"
 fi
