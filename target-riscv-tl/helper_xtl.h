@@ -18,6 +18,8 @@ DEF_HELPER_FLAGS_6(xtl_load_pair_xpose, TCG_CALL_NO_WG, i32, env, i32, i32, tl, 
 DEF_HELPER_FLAGS_5(xtl_load_pair_xpose_store, TCG_CALL_NO_WG, i32, env, i32, i32, i32, i32)
 /* The same five when the translated code found their common case (host addresses checked). */
 DEF_HELPER_FLAGS_7(xtl_interleave_store, TCG_CALL_NO_WG, void, env, i32, i32, ptr, ptr, ptr, ptr)
+/* After an inline write that changed a CSR of the plans (tl_mem_plan_from_cache); cannot raise. */
+DEF_HELPER_FLAGS_1(xtl_plan_from_cache, TCG_CALL_NO_RWG, void, env)
 DEF_HELPER_FLAGS_5(xtl_load, TCG_CALL_NO_WG, void, env, i32, i32, s32, tl)
 DEF_HELPER_FLAGS_5(xtl_store, TCG_CALL_NO_WG, void, env, i32, i32, s32, tl)
 DEF_HELPER_FLAGS_5(xtl_concat, TCG_CALL_NO_WG, void, env, i32, i32, i32, i32)

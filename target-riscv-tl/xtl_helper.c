@@ -1215,6 +1215,11 @@ void HELPER(xtl_interleave_store)(CPURISCVState *env, uint32_t desc, uint32_t gp
                               "one pass with the two stores");
 }
 
+void HELPER(xtl_plan_from_cache)(CPURISCVState *env)
+{
+    tl_mem_plan_from_cache(&env->xtl);
+}
+
 /* flags: XTL_MEM_* (xtl_mem_flags.h) */
 void HELPER(xtl_load)(CPURISCVState *env, uint32_t tlr, uint32_t flags, int32_t imm,
                       target_ulong base)

@@ -68,7 +68,15 @@ typedef struct tl_mem_plan {
     uint8_t ordered;         /* P >= W: slices in increasing addresses, never overlapping */
     uint8_t whole_reg;       /* contiguous, block_bytes = TL_REG_BYTES: a whole register, one copy */
     uint8_t direct;          /* TL_OK, ordered, span > 0: what tl_load_from_host / tl_store_to_host take */
+    /*
+     * Direct plans of whole rows, slices 0 .. R-1 with W = S a multiple of
+     * 32 bytes (tiles read from or written to a wider matrix):
+     * TL_DENSE_ROWS_KEY(R, W); else 0.  Translated code specialized for one
+     * such shape compares this word alone.
+     */
+    uint32_t dense_rows;
 } tl_mem_plan;
+#define TL_DENSE_ROWS_KEY(rows, width) ((uint32_t)(rows) << 16 | (uint32_t)(width))
 
 /*
  * Plans recently computed, by the CSR values they were computed from: a
@@ -243,6 +251,24 @@ static inline bool tl_csr_shapes_mem_plan(unsigned idx)
  * tl.mstore), from the cache of the state.
  */
 const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked);
+/*
+ * After a write to a CSR of the plans: the unmasked plan of the new values
+ * made current again when the plan cache has it (a program switching
+ * between a few settings), so that the next tl.load or tl.store finds it
+ * without computing it; else it stays to be computed by that instruction.
+ */
+void tl_mem_plan_from_cache(tl_state *s);
+
+/*
+ * The dense-rows key (tl_mem_plan.dense_rows) of rows apart in memory that
+ * the unmasked tl.load / tl.store about to run are likely to find, for a
+ * translator to specialize them, or 0: that of the plan of the current
+ * CSRs when its rows are apart; when they are contiguous, the same key if
+ * a recent plan (the plan cache) had rows of that shape apart: a program
+ * that switches the pitch between the loads and the stores of one tile
+ * shape.  *now_apart: the current plan's rows are apart.
+ */
+uint32_t tl_mem_plan_expected_dense_rows(const tl_state *s, bool *now_apart);
 static inline const tl_mem_plan *tl_mem_plan_of(tl_state *s, bool masked)
 {
     return (s->mem_plan_valid >> masked) & 1 ? &s->mem_plan[masked]

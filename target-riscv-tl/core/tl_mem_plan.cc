@@ -270,33 +270,9 @@ bool ProbeBatch(const RangeLists &l, const tl_mem_batch_if *mem, bool is_store, 
     return false;
 }
 
-} // namespace
-
-extern "C" {
-
-const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
+/* The plan of the current CSRs, as tl_mem_plan_compute caches it. */
+void FillPlan(const tl_state *s, bool masked, tl_mem_plan *p)
 {
-    tl_mem_plan *p = &s->mem_plan[masked];
-    const uint32_t bit = uint32_t{1} << unsigned(masked);
-
-    /* Everything PlanMemoryAccess reads. */
-    const uint32_t key[TL_MEM_PLAN_KEY_WORDS] = {
-        s->csr[TL_CSR_TTYPE],
-        s->csr[TL_CSR_TSHAPE],
-        masked ? s->csr[TL_CSR_TMASK_LS] : 0,
-        s->csr[TL_CSR_TMASK_LOAD_STRIDE],
-        s->csr[TL_CSR_TMASK_LOAD_WIDTH],
-        (s->csr_initialized & 0xFFu) | uint32_t(masked) << 8,
-    };
-    const uint32_t used = std::min<uint32_t>(s->plan_cache_used, TL_MEM_PLAN_CACHE_SIZE);
-    for (uint32_t i = 0; i < used; i++) {
-        if (memcmp(s->plan_cache[i].key, key, sizeof(key)) == 0) {
-            *p = s->plan_cache[i].plan;
-            s->mem_plan_valid |= bit;
-            return p;
-        }
-    }
-
     MemPlan m;
     const tl_status st = PlanMemoryAccess(s, masked, &m);
     *p = tl_mem_plan{};
@@ -319,6 +295,54 @@ const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
             p->direct = 1;
         }
     }
+    /* Slices 0 .. R-1 selected: the low R bits, R the highest bit's position (direct: not 0). */
+    if (p->direct && (p->selected & (p->selected + 1u)) == 0 && p->width == p->slice_bytes &&
+        p->width % 32 == 0) {
+        p->dense_rows = TL_DENSE_ROWS_KEY(32u - unsigned(__builtin_clz(p->selected)), p->width);
+    }
+}
+
+/* Everything PlanMemoryAccess reads: what a plan_cache entry is found by. */
+void PlanKey(const tl_state *s, bool masked, uint32_t key[TL_MEM_PLAN_KEY_WORDS])
+{
+    key[0] = s->csr[TL_CSR_TTYPE];
+    key[1] = s->csr[TL_CSR_TSHAPE];
+    key[2] = masked ? s->csr[TL_CSR_TMASK_LS] : 0;
+    key[3] = s->csr[TL_CSR_TMASK_LOAD_STRIDE];
+    key[4] = s->csr[TL_CSR_TMASK_LOAD_WIDTH];
+    key[5] = (s->csr_initialized & 0xFFu) | uint32_t(masked) << 8;
+}
+
+const tl_mem_plan_entry *CachedPlan(const tl_state *s, const uint32_t key[TL_MEM_PLAN_KEY_WORDS])
+{
+    const uint32_t used = std::min<uint32_t>(s->plan_cache_used, TL_MEM_PLAN_CACHE_SIZE);
+    for (uint32_t i = 0; i < used; i++) {
+        if (memcmp(s->plan_cache[i].key, key, sizeof(s->plan_cache[i].key)) == 0) {
+            return &s->plan_cache[i];
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+extern "C" {
+
+const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
+{
+    tl_mem_plan *p = &s->mem_plan[masked];
+    const uint32_t bit = uint32_t{1} << unsigned(masked);
+    uint32_t key[TL_MEM_PLAN_KEY_WORDS];
+    PlanKey(s, masked, key);
+    const uint32_t used = std::min<uint32_t>(s->plan_cache_used, TL_MEM_PLAN_CACHE_SIZE);
+    const tl_mem_plan_entry *hit = CachedPlan(s, key);
+    if (hit) {
+        *p = hit->plan;
+        s->mem_plan_valid |= bit;
+        return p;
+    }
+
+    FillPlan(s, masked, p);
     const uint32_t slot = used < TL_MEM_PLAN_CACHE_SIZE
                               ? used
                               : s->plan_cache_next++ % TL_MEM_PLAN_CACHE_SIZE;
@@ -327,6 +351,38 @@ const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
     s->plan_cache_used = used < TL_MEM_PLAN_CACHE_SIZE ? used + 1 : used;
     s->mem_plan_valid |= bit;
     return p;
+}
+
+void tl_mem_plan_from_cache(tl_state *s)
+{
+    if (s->mem_plan_valid & 1) {
+        return;
+    }
+    uint32_t key[TL_MEM_PLAN_KEY_WORDS];
+    PlanKey(s, false, key);
+    const tl_mem_plan_entry *hit = CachedPlan(s, key);
+    if (hit) {
+        s->mem_plan[0] = hit->plan;
+        s->mem_plan_valid |= 1;
+    }
+}
+
+uint32_t tl_mem_plan_expected_dense_rows(const tl_state *s, bool *now_apart)
+{
+    tl_mem_plan now;
+    FillPlan(s, false, &now);
+    *now_apart = now.dense_rows != 0 && !now.contiguous;
+    if (now.dense_rows == 0 || *now_apart) {
+        return now.dense_rows;
+    }
+    const uint32_t used = std::min<uint32_t>(s->plan_cache_used, TL_MEM_PLAN_CACHE_SIZE);
+    for (uint32_t i = 0; i < used; i++) {
+        const tl_mem_plan &p = s->plan_cache[i].plan;
+        if (p.dense_rows == now.dense_rows && !p.contiguous) {
+            return now.dense_rows;
+        }
+    }
+    return 0;
 }
 
 tl_status tl_exec_load_batch(tl_state *s, unsigned rd, bool masked, int32_t imm8, uint64_t base,

@@ -132,6 +132,7 @@ void tl_csr_write(tl_state *s, unsigned idx, uint64_t value)
             }
         }
         s->csr_initialized = flags;
+        tl_mem_plan_from_cache(s);
         return;
     }
     if (idx >= TL_CSR_COUNT) {
@@ -139,6 +140,9 @@ void tl_csr_write(tl_state *s, unsigned idx, uint64_t value)
     }
     s->csr[idx] = uint32_t(value) & kCsrWritableMask[idx];
     s->csr_initialized |= uint32_t{1} << idx;
+    if (tl_csr_shapes_mem_plan(idx)) {
+        tl_mem_plan_from_cache(s);
+    }
 }
 
 bool tl_csr_is_initialized(const tl_state *s, unsigned idx)

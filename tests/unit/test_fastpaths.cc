@@ -727,6 +727,89 @@ TEST_F(FastPathTest, DirectPlansHaveIncreasingSlicesAndTheirSpan)
 }
 
 /*
+ * dense_rows, the key of QEMU's translated copy of whole rows: R << 16 | W
+ * exactly for direct plans of slices 0 .. R-1 with W = S a multiple of 32,
+ * whatever the pitch; 0 for every other plan.
+ */
+TEST_F(FastPathTest, DenseRowsKeyIsRowsAndWidthOfWholeRowPlans)
+{
+    static const struct { uint32_t d0, d1, d2, w; int64_t p; bool masked; uint32_t mask; uint32_t key; } cases[] = {
+        {4, 4, 64, 256, 2048, false, 0, 4u << 16 | 256},       /* reshape's rows */
+        {4, 4, 64, 256, 256, false, 0, 4u << 16 | 256},        /* the same rows contiguous */
+        {4, 2, 128, 256, 300, false, 0, 4u << 16 | 256},
+        {32, 1, 32, 32, 32, false, 0, 32u << 16 | 32},
+        {3, 1, 64, 64, 100, false, 0, 3u << 16 | 64},          /* 192 bytes of the register */
+        {1, 16, 64, 1024, 5000, false, 0, 1u << 16 | 1024},
+        {8, 1, 128, 128, 128, true, 0x0Fu, 4u << 16 | 128},    /* slices 0..3 of 8 */
+        {8, 1, 128, 128, 128, true, 0x0Du, 0},                 /* slice 1 unselected */
+        {4, 1, 64, 48, 100, false, 0, 0},                      /* W < S */
+        {4, 1, 48, 48, 100, false, 0, 0},                      /* W not a multiple of 32 */
+        {4, 1, 64, 64, 63, false, 0, 0},                       /* P < W: not direct */
+        {4, 1, 64, 64, -64, false, 0, 0},                      /* decreasing addresses */
+    };
+    for (const auto &c : cases) {
+        const tl_mem_plan *plan = Int8Plan(c.d0, c.d1, c.d2, c.w, c.p, c.masked, c.mask);
+        ASSERT_EQ(plan->status, TL_OK);
+        EXPECT_EQ(plan->dense_rows, c.key)
+            << "[" << c.d0 << "," << c.d1 << "," << c.d2 << "] W " << c.w << " P " << c.p
+            << (c.masked ? " masked" : "");
+    }
+}
+
+/*
+ * The key a translator specializes for: the current plan's when its rows
+ * are apart; when they are contiguous, the same key only while the plan
+ * cache holds a plan of that shape with rows apart.
+ */
+TEST_F(FastPathTest, ExpectedDenseRowsFollowTheCurrentPlanAndTheCache)
+{
+    bool apart = true;
+    Int8Plan(8, 1, 128, 128, 128, false, 0);
+    EXPECT_EQ(tl_mem_plan_expected_dense_rows(s(), &apart), 0u) << "contiguous, no strided plan seen";
+    EXPECT_FALSE(apart);
+    Int8Plan(4, 4, 64, 256, 2048, false, 0);
+    EXPECT_EQ(tl_mem_plan_expected_dense_rows(s(), &apart), 4u << 16 | 256);
+    EXPECT_TRUE(apart);
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 256);                        /* the stores' pitch */
+    EXPECT_EQ(tl_mem_plan_expected_dense_rows(s(), &apart), 4u << 16 | 256)
+        << "contiguous after a plan of the same rows apart";
+    EXPECT_FALSE(apart);
+    Int8Plan(8, 1, 128, 128, 128, false, 0);
+    EXPECT_EQ(tl_mem_plan_expected_dense_rows(s(), &apart), 0u) << "another shape, never apart";
+    Int8Plan(4, 1, 64, 48, 100, false, 0);
+    EXPECT_EQ(tl_mem_plan_expected_dense_rows(s(), &apart), 0u) << "W < S";
+    EXPECT_FALSE(apart);
+}
+
+/*
+ * A CSR write that leads to settings the plan cache holds makes that plan
+ * current at once; settings it does not hold leave the plan to compute.
+ * Either way the plan the next instruction uses is the one its CSRs give.
+ */
+TEST_F(FastPathTest, CsrWritesTakeTheCachedPlanOfTheNewValues)
+{
+    const tl_mem_plan strided = *Int8Plan(4, 4, 64, 256, 2048, false, 0);
+    const tl_mem_plan contiguous = *Int8Plan(4, 4, 64, 256, 256, false, 0);
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 2048);
+    ASSERT_TRUE(s()->mem_plan_valid & 1) << "the load's pitch again: its plan is cached";
+    EXPECT_EQ(memcmp(&s()->mem_plan[0], &strided, sizeof(strided)), 0);
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 256);
+    ASSERT_TRUE(s()->mem_plan_valid & 1);
+    EXPECT_EQ(memcmp(&s()->mem_plan[0], &contiguous, sizeof(contiguous)), 0);
+    EXPECT_FALSE(s()->mem_plan_valid & 2) << "the masked plan is not restored";
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 3000);
+    EXPECT_FALSE(s()->mem_plan_valid & 1) << "settings never planned: computed by the next access";
+    const tl_mem_plan *plan = tl_mem_plan_of(s(), false);
+    EXPECT_EQ(plan->pitch, 3000);
+    EXPECT_EQ(plan->span, 3u * 3000 + 256);
+    /* tinit clearing the stride's flag: the pitch is the width again, a cached plan */
+    tl_csr_write(s(), TL_CSR_TINIT, tl_csr_read(s(), TL_CSR_TINIT) & ~(1u << TL_CSR_TMASK_LOAD_STRIDE));
+    plan = tl_mem_plan_of(s(), false);
+    EXPECT_EQ(plan->pitch, 256);
+    EXPECT_TRUE(plan->whole_reg);
+}
+
+/*
  * whole_reg (the plan QEMU's translated code copies with tl_copy_whole_reg)
  * is set exactly when the access is one contiguous KiB: every slice, W = S
  * = P, D0 * S = 1024.  And the copy moves exactly the 1024 bytes, at any

@@ -66,6 +66,77 @@ static void *unmap_page(void *page)
     return NULL;
 }
 
+/*
+ * A tile walk as the tile API's copy_row_tiles makes one: the source pitch
+ * written, two tiles loaded, the destination pitch written, the two
+ * stored.  Each copy below is translated on its first call, in the CSR
+ * state that call finds, and keeps that translation.
+ */
+#define DEFINE_TILE_WALK(name)                                                              \
+    static __attribute__((noinline)) void name(uint8_t *dst, const uint8_t *src, long src_pitch, \
+                                               long dst_pitch, long src_step, long dst_step)     \
+    {                                                                                        \
+        tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, (uint32_t)src_pitch);                         \
+        tl_load(1, 0, src);                                                                  \
+        tl_load(2, 0, src + src_step);                                                       \
+        tl_csr_write(TL_CSR_TMASK_LOAD_STRIDE, (uint32_t)dst_pitch);                         \
+        tl_store(1, 0, dst);                                                                 \
+        tl_store(2, 0, dst + dst_step);                                                      \
+    }
+DEFINE_TILE_WALK(walk_strided_state)
+DEFINE_TILE_WALK(walk_contiguous_state)
+DEFINE_TILE_WALK(walk_other_shape)
+DEFINE_TILE_WALK(walk_short_block)
+
+typedef void walk_fn(uint8_t *, const uint8_t *, long, long, long, long);
+
+/* int8 [d0, s / 64, 64] for rows of 64 bytes or more (dimensions are below 256), else [d0, 1, s]. */
+static uint32_t rows_shape(unsigned d0, unsigned s)
+{
+    return s >= 64 ? TL_SHAPE(d0, s / 64, 64) : TL_SHAPE(d0, 1, s);
+}
+
+/*
+ * Runs walk for tiles of d0 rows of s bytes (int8 rows_shape(d0, s), width s)
+ * from src at src_pitch to dst at dst_pitch, entered with the pitch CSR at
+ * entry_pitch and tl1 and tl2 filled with 0xA5; 1 when tl1 and tl2 hold
+ * the ISA's bytes (zero past d0 * s) and dst the rows at dst_pitch with the
+ * bytes between and around them untouched.
+ */
+static int check_tile_walk(walk_fn *walk, unsigned d0, unsigned s, long entry_pitch,
+                           long src_pitch, long dst_pitch)
+{
+    static uint8_t fill[1024], got2[1024], want2[1024];
+    const uint8_t *src = region + 40;
+    uint8_t *dst = region + 16 * PG + 8;
+    const long src_step = d0 * src_pitch, dst_step = d0 * dst_pitch;
+    int ok = 1;
+
+    memset(fill, 0xA5, sizeof(fill));
+    tl_state_whole_register_view();
+    tl_load(1, 0, fill);
+    tl_load(2, 0, fill);
+    memset(region + 16 * PG, 0xEE, 16 * PG);
+    set_csrs(rows_shape(d0, s), s, (int32_t)entry_pitch);
+    walk(dst, src, src_pitch, dst_pitch, src_step, dst_step);
+    tl_state_whole_register_view();
+    tl_store(2, 0, got2);
+    store_reg1();
+    model_load(src + src_step, d0, s, s, src_pitch, 0xFFFFFFFFu);
+    memcpy(want2, want, 1024);
+    model_load(src, d0, s, s, src_pitch, 0xFFFFFFFFu);
+    ok &= memcmp(got, want, 1024) == 0 && memcmp(got2, want2, 1024) == 0;
+    for (long i = 0; i < 16 * PG - 8; i++) {
+        const long tile = i / dst_step, in_tile = i % dst_step;
+        uint8_t expect = 0xEE;
+        if (tile < 2 && in_tile % dst_pitch < s) {
+            expect = src[tile * src_step + in_tile / dst_pitch * src_pitch + in_tile % dst_pitch];
+        }
+        ok &= dst[i] == expect;
+    }
+    return ok;
+}
+
 int main(void)
 {
     int sig;
@@ -552,6 +623,52 @@ int main(void)
         if (far != MAP_FAILED) {
             munmap(far, far_pitch + PG);
         }
+    }
+
+    /*
+     * 11. The translated paths of tiles of whole rows (W = S, a multiple of
+     * 32 bytes) read from a wider matrix with one pitch and written with
+     * another, the shape kept: translated in the state with the rows apart,
+     * and in the state with them contiguous after a load with them apart;
+     * each then run with tiles of several shapes (the one it was translated
+     * for and others), blocks shorter than the register among them (a
+     * load zeroes the rest).
+     */
+    {
+        static const struct { unsigned d0, s; } shapes[] = {
+            {4, 256}, {8, 128}, {32, 32}, {2, 512}, {4, 128}, {3, 64}, {1, 1024},
+        };
+        int right[4] = {1, 1, 1, 1};
+
+        fill_region(11);
+        set_csrs(rows_shape(4, 256), 256, 2048);
+        tl_load(1, 0, region);
+        right[0] &= check_tile_walk(walk_strided_state, 4, 256, 2048, 2048, 256);
+        set_csrs(rows_shape(4, 256), 256, 2048);
+        tl_load(1, 0, region);
+        right[1] &= check_tile_walk(walk_contiguous_state, 4, 256, 256, 2048, 256);
+        right[2] &= check_tile_walk(walk_other_shape, 8, 128, 640, 640, 128);
+        right[3] &= check_tile_walk(walk_short_block, 4, 128, 400, 400, 160);
+        for (unsigned round = 0; round < 3; round++) {
+            for (unsigned k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+                const unsigned d0 = shapes[k].d0, s = shapes[k].s;
+                static walk_fn *const walks[4] = {
+                    walk_strided_state, walk_contiguous_state, walk_other_shape, walk_short_block,
+                };
+                for (unsigned w = 0; w < 4; w++) {
+                    right[w] &= check_tile_walk(walks[w], d0, s, s, 2 * s + 96, s);
+                    right[w] &= check_tile_walk(walks[w], d0, s, s + 32, s, s + 32);
+                    right[w] &= check_tile_walk(walks[w], d0, s, 3 * s, 3 * s, 2 * s);
+                }
+            }
+        }
+        tl_check(right[0], "tile walks translated with rows apart (int8 [4, 4, 64], pitch 2048), "
+                 "run with 7 shapes, rows apart on either side or both, three times: every "
+                 "register and every destination byte the ISA's");
+        tl_check(right[1], "the same translated with the rows contiguous after a load with them "
+                 "apart");
+        tl_check(right[2], "the same translated for another shape (int8 [8, 2, 64])");
+        tl_check(right[3], "the same translated for a block of half the register (int8 [4, 2, 64])");
     }
     return tl_test_finish();
 }
