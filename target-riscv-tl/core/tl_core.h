@@ -98,10 +98,17 @@ typedef struct tl_mem_plan_entry {
  * them) clears with the plans, so that a program repeating the five
  * instructions finds the xpose checked (tl_exec_interleave_store_memo).
  */
+typedef void tl_interleave_pass_fn(uint8_t *lo_reg, uint8_t *hi_reg, const uint8_t *a,
+                                   const uint8_t *b, uint8_t *mem_lo, uint8_t *mem_hi);
 typedef struct tl_interleave_memo {
     uint64_t dims;
     uint32_t dim01;
     uint32_t run;
+    /*
+     * The pass for run: the two loads from a and b, the xpose into the two
+     * registers and the two stores (tl_exec_interleave_store_memo's copy).
+     */
+    tl_interleave_pass_fn *pass;
 } tl_interleave_memo;
 #define TL_INTERLEAVE_MEMO_VALID 4u
 

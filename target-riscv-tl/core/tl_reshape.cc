@@ -1182,9 +1182,9 @@ tl_status tl_exec_load_pair_xpose_store(tl_state *s, unsigned rs1, unsigned rs2,
     if (p->whole_reg && x.ab == kXposeSwap01 && x.d[0] == 2 && rs1 != 0 && rs2 != 0 &&
         run_bits % 8 == 0 && HostUses(TL_HOST_SIMD_AVX512F) &&
         DispatchInterleaveRun<1024>(run_bits / 8, [&](auto k) {
-            InterleaveStoreAvx512<decltype(k)::value>(s->reg[rs1], s->reg[rs2], host1, host2, out1,
-                                                      out2);
+            s->interleave_memo.pass = InterleaveStoreAvx512<decltype(k)::value>;
         })) {
+        s->interleave_memo.pass(s->reg[rs1], s->reg[rs2], host1, host2, out1, out2);
         s->interleave_memo.dims = dims;
         s->interleave_memo.dim01 = (dim0 & 3) | (dim1 & 3) << 2;
         s->interleave_memo.run = uint32_t(run_bits / 8);
@@ -1204,9 +1204,11 @@ bool tl_exec_interleave_store_memo(tl_state *s, unsigned rs1, unsigned rs2, cons
                                    const uint8_t *host2, uint8_t *out1, uint8_t *out2)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    return DispatchInterleaveRun<1024>(s->interleave_memo.run, [&](auto k) {
-        InterleaveStoreAvx512<decltype(k)::value>(s->reg[rs1], s->reg[rs2], host1, host2, out1, out2);
-    });
+    if (!s->interleave_memo.pass) {
+        return false;
+    }
+    s->interleave_memo.pass(s->reg[rs1], s->reg[rs2], host1, host2, out1, out2);
+    return true;
 #else
     (void)s, (void)rs1, (void)rs2, (void)host1, (void)host2, (void)out1, (void)out2;
     return false;
