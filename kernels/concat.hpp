@@ -62,7 +62,7 @@ TL_OP GlobalTensor<E, 2> pixel_rows(const GlobalTensor<E, 4> &t)
 }
 
 template <unsigned RegLo, unsigned RegHi>
-uint32_t interleave_rows(uint8_t *out, const uint8_t *a, const uint8_t *b, uint32_t row_bytes,
+TL_OP uint32_t interleave_rows(uint8_t *out, const uint8_t *a, const uint8_t *b, uint32_t row_bytes,
                          uint32_t rows)
 {
     switch (row_bytes) {
@@ -158,7 +158,7 @@ void concat_rows(const GlobalTensor<E, 2> &out, const GlobalTensor<E, 2> &a, con
 
 /* NHWC: out [N, H, W, C1+C2], a [N, H, W, C1], b [N, H, W, C2], dense pixels. */
 template <class E>
-void concat_channels_nhwc(const GlobalTensor<E, 4> &out, const GlobalTensor<E, 4> &a,
+TL_OP void concat_channels_nhwc(const GlobalTensor<E, 4> &out, const GlobalTensor<E, 4> &a,
                           const GlobalTensor<E, 4> &b)
 {
     concat_cols<E>(detail::pixel_rows(out), detail::pixel_rows(a), detail::pixel_rows(b));
