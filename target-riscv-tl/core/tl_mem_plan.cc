@@ -313,11 +313,21 @@ void PlanKey(const tl_state *s, bool masked, uint32_t key[TL_MEM_PLAN_KEY_WORDS]
     key[5] = (s->csr_initialized & 0xFFu) | uint32_t(masked) << 8;
 }
 
+/*
+ * The entry of key, or null.  The words are compared inline (a library
+ * memcmp per entry cost more than the search): a program switching the
+ * pitch runs this after every pitch write.
+ */
 const tl_mem_plan_entry *CachedPlan(const tl_state *s, const uint32_t key[TL_MEM_PLAN_KEY_WORDS])
 {
     const uint32_t used = std::min<uint32_t>(s->plan_cache_used, TL_MEM_PLAN_CACHE_SIZE);
     for (uint32_t i = 0; i < used; i++) {
-        if (memcmp(s->plan_cache[i].key, key, sizeof(s->plan_cache[i].key)) == 0) {
+        const uint32_t *k = s->plan_cache[i].key;
+        uint32_t differ = 0;
+        for (unsigned w = 0; w < TL_MEM_PLAN_KEY_WORDS; w++) {
+            differ |= k[w] ^ key[w];
+        }
+        if (differ == 0) {
             return &s->plan_cache[i];
         }
     }
