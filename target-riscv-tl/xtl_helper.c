@@ -1198,16 +1198,15 @@ uint32_t HELPER(xtl_load_pair_xpose_store)(CPURISCVState *env, uint32_t desc, ui
 void HELPER(xtl_interleave_store)(CPURISCVState *env, uint32_t desc, uint32_t gprs, void *src1,
                                   void *src2, void *dst1, void *dst2)
 {
-    tl_state *s = &env->xtl;
+    bool done;
 
-    /* No memo is made where the core has no such pass, so the translated check never passes. */
-    g_assert(s->interleave_memo.pass);
     xtl_guest_access_begin(GETPC());
-    /* tl_exec_interleave_store_memo, without its call: one per five instructions */
-    s->interleave_memo.pass(s->reg[extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5)],
-                            s->reg[extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5)], src1, src2,
-                            dst1, dst2);
+    done = tl_exec_interleave_store_memo(&env->xtl, extract32(desc, XTL_PAIR_XPOSE_RS1_SHIFT, 5),
+                                         extract32(desc, XTL_PAIR_XPOSE_RS2_SHIFT, 5), src1, src2,
+                                         dst1, dst2);
     xtl_guest_access_end();
+    /* No memo is made where the core has no such pass, so the translated check never passes. */
+    g_assert(done);
 #ifdef CONFIG_USER_ONLY
     env->xtl_in_use = true;
 #endif
