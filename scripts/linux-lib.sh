@@ -78,8 +78,14 @@ TL_GUEST_PROGS=(
 tl_build_initramfs() {
     need_tool riscv64-linux-gnu-gcc gcc-riscv64-linux-gnu
     need_tool python3 python3
-    local bin="$TL_DEMO_DIR/bin" list="$TL_DEMO_DIR/initramfs.list" p name entry
+    local bin="$TL_DEMO_DIR/bin" list="$TL_DEMO_DIR/initramfs.list" p name entry lock_fd=
     mkdir -p "$bin"
+    # One build at a time: make check's groups and its build job may each
+    # build it, and all write the same programs, list and archive.
+    if command -v flock >/dev/null 2>&1; then
+        exec {lock_fd}>>"$TL_DEMO_DIR/.initramfs.lock"
+        flock "$lock_fd"
+    fi
     for entry in "${TL_GUEST_PROGS[@]}"; do
         tl_guest_cc "${entry#*=}" "$bin/${entry%%=*}"
     done
@@ -118,6 +124,7 @@ tl_build_initramfs() {
     } > "$list"
     python3 "$TL_REPO/scripts/mkcpio.py" "$list" "$TL_DEMO_DIR/initramfs.cpio.gz" ||
         die "could not write $TL_DEMO_DIR/initramfs.cpio.gz"
+    [ -z "$lock_fd" ] || exec {lock_fd}>&-
 }
 
 # The qemu-system-riscv64 command line (TL_QEMU_CMD) for CPU $1, extra kernel
