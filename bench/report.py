@@ -145,6 +145,11 @@ def main():
         print(f"{'host memcpy 1 KiB':<26} {gbs(m1[0])} {m1[1]:9.1f}  {'(reference)':>22}")
     if m2:
         print(f"{'host memcpy 2 KiB':<26} {gbs(m2[0])} {m2[1]:9.1f}  {'(reference)':>22}")
+    mv = host.get("host_moves32_1024")
+    if mv:
+        print(f"{'host 32-byte moves 1 KiB':<26} {gbs(mv[0])} {mv[1]:9.1f}  {'(reference)':>22}")
+        print("   (the same copy in unrolled 32-byte loads and stores, the widest vector moves TCG emits,")
+        print("   of which the inline tl.load / tl.store copy is made; memcpy may use wider ones)")
     rows = [
         ("tl.load 1 KiB", "tl.load_1k", m1, 0.8),
         ("tl.store 1 KiB", "tl.store_1k", m1, 0.8),
@@ -164,6 +169,11 @@ def main():
         t = f">= {target:g}" if target else ""
         res = verdict(r >= target) if target else ""
         print(f"{label:<26} {gbs(user[key][0])} {user[key][1]:9.1f}  {r:8.3f} of host memcpy  {t:>8}  {res}")
+    if mv:
+        for label, key in [("tl.load 1 KiB", "tl.load_1k"), ("tl.store 1 KiB", "tl.store_1k")]:
+            if key in user:
+                r = user[key][0] / mv[0]
+                print(f"{label:<26} {gbs(user[key][0])} {user[key][1]:9.1f}  {r:8.3f} of 32-byte moves")
     print()
     print("   TL vs the same work in scalar riscv64 code under the same qemu-riscv64:")
     pairs = [
