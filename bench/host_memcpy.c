@@ -1,7 +1,7 @@
 /*
  * Host reference for the per-instruction figures: memcpy of an in-cache
  * 1 KiB buffer (and 2 KiB, the size of one tl.xpose), timed on the host;
- * and, where the host has AVX2, the same 1 KiB copied by 32 unrolled pairs
+ * and, on x86-64 hosts with AVX2, the same 1 KiB copied by 32 unrolled pairs
  * of 32-byte loads and stores, the widest vector moves TCG emits (what the
  * inline tl.load / tl.store copy is made of; memcpy may use wider ones).
  * Prints "name bytes_per_second ns_per_op".
@@ -32,6 +32,7 @@ static void body_memcpy(void *ctx, uint64_t reps)
     }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
 typedef unsigned char v32 __attribute__((vector_size(32), aligned(1)));
 
 __attribute__((target("avx2"))) static void body_moves32(void *ctx, uint64_t reps)
@@ -47,6 +48,7 @@ __attribute__((target("avx2"))) static void body_moves32(void *ctx, uint64_t rep
         __asm__ volatile("" : : "r"(d) : "memory");
     }
 }
+#endif
 
 int main(void)
 {
@@ -59,10 +61,12 @@ int main(void)
         double ns = bench_median_ns(body_memcpy, &c);
         printf("host_memcpy_%zu %.6e %.3f\n", sizes[k], (double)sizes[k] * 1e9 / ns, ns);
     }
+#if defined(__x86_64__) && defined(__GNUC__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) {
         double ns = bench_median_ns(body_moves32, NULL);
         printf("host_moves32_1024 %.6e %.3f\n", 1024 * 1e9 / ns, ns);
     }
+#endif
     return 0;
 }
