@@ -331,20 +331,55 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i InterleaveIndex
                             InterleaveLane(kRun, kHalf, 1), InterleaveLane(kRun, kHalf, 0));
 }
 
+/*
+ * The TL_REG_BYTES at p in 16 vectors.  Where p is 4-byte but not 64-byte
+ * aligned (a buffer malloc placed 16 bytes into a cache line), each
+ * unaligned load would span two cache lines; instead the 17 cache lines
+ * that hold the bytes are loaded aligned and each vector is joined from
+ * two of them (vpermt2d), which costs less.  Those loads also read up to
+ * 60 bytes before p and after p + TL_REG_BYTES - 1, within the cache
+ * lines of the first and last byte: in the same pages, so they fault only
+ * where the register's own bytes would, but outside the buffer as far as
+ * AddressSanitizer knows, hence no_sanitize_address here and in the
+ * callers it is inlined into.
+ */
+__attribute__((target("avx512f"), no_sanitize_address, always_inline)) inline void
+LoadRegAvx512(__m512i *v, const uint8_t *p)
+{
+    constexpr unsigned kVecs = TL_REG_BYTES / 64;
+    const unsigned off = unsigned(reinterpret_cast<uintptr_t>(p) & 63);
+
+    if (off == 0 || off % 4 != 0) {
+#pragma GCC unroll 16
+        for (unsigned i = 0; i < kVecs; ++i) {
+            v[i] = _mm512_loadu_si512(p + 64 * i);
+        }
+        return;
+    }
+    const uint8_t *line = p - off;
+    /* 32-bit lane j of vector i: lane off / 4 + j of lines i and i + 1 (16-31: the second). */
+    const __m512i index = _mm512_add_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                           _mm512_set1_epi32(int(off / 4)));
+    __m512i lo = _mm512_load_si512(line);
+#pragma GCC unroll 16
+    for (unsigned i = 0; i < kVecs; ++i) {
+        const __m512i hi = _mm512_load_si512(line + 64 * (i + 1));
+        v[i] = _mm512_permutex2var_epi32(lo, index, hi);
+        lo = hi;
+    }
+}
+
 template <size_t kRun>
-__attribute__((target("avx512f"))) void InterleaveRegsAvx512(uint8_t *lo_out, uint8_t *hi_out,
-                                                             const uint8_t *a, const uint8_t *b)
+__attribute__((target("avx512f"), no_sanitize_address)) void
+InterleaveRegsAvx512(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b)
 {
     static_assert(kRun >= 8 && kRun <= TL_REG_BYTES && (kRun & (kRun - 1)) == 0, "run");
     constexpr unsigned kVecs = TL_REG_BYTES / 64;
     TL_UNINIT __m512i va[kVecs];
     TL_UNINIT __m512i vb[kVecs];
     TL_UNINIT __m512i out[2 * kVecs];
-#pragma GCC unroll 16
-    for (unsigned i = 0; i < kVecs; ++i) {
-        va[i] = _mm512_loadu_si512(a + 64 * i);
-        vb[i] = _mm512_loadu_si512(b + 64 * i);
-    }
+    LoadRegAvx512(va, a);
+    LoadRegAvx512(vb, b);
     if constexpr (kRun < 64) {
         const __m512i lo = InterleaveIndex<kRun, 0>(), hi = InterleaveIndex<kRun, 1>();
 #pragma GCC unroll 16
@@ -392,19 +427,16 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i InterleaveOut(c
 }
 
 template <size_t kRun>
-__attribute__((target("avx512f"))) void InterleaveStoreAvx512(uint8_t *lo_out, uint8_t *hi_out,
-                                                              const uint8_t *a, const uint8_t *b,
-                                                              uint8_t *mem_lo, uint8_t *mem_hi)
+__attribute__((target("avx512f"), no_sanitize_address)) void
+InterleaveStoreAvx512(uint8_t *lo_out, uint8_t *hi_out, const uint8_t *a, const uint8_t *b,
+                      uint8_t *mem_lo, uint8_t *mem_hi)
 {
     static_assert(kRun >= 8 && kRun <= TL_REG_BYTES && (kRun & (kRun - 1)) == 0, "run");
     constexpr unsigned kVecs = TL_REG_BYTES / 64;
     TL_UNINIT __m512i va[kVecs];
     TL_UNINIT __m512i vb[kVecs];
-#pragma GCC unroll 16
-    for (unsigned i = 0; i < kVecs; ++i) {
-        va[i] = _mm512_loadu_si512(a + 64 * i);
-        vb[i] = _mm512_loadu_si512(b + 64 * i);
-    }
+    LoadRegAvx512(va, a);
+    LoadRegAvx512(vb, b);
     __asm__ volatile("" : : : "memory");
 #pragma GCC unroll 16
     for (unsigned k = 0; k < kVecs; ++k) {

@@ -464,6 +464,101 @@ TEST_F(FastPathTest, InterleaveMemoGivesTheFiveInstructions)
     }
 }
 
+/*
+ * The interleave passes read their sources at any alignment and no
+ * further than the cache lines that hold them: each source at every
+ * offset in a cache line, starting right after an inaccessible page or
+ * ending right before one, gives the reference transpose through
+ * tl_exec_load_pair_xpose and through the memo's
+ * tl_exec_interleave_store_memo (where the host pass exists).  A read of
+ * one cache line too many faults.
+ */
+TEST_F(FastPathTest, InterleaveReadsSourcesAtEveryOffsetUpToInaccessiblePages)
+{
+    const struct {
+        uint32_t ttype;
+        uint32_t D[4];
+        unsigned dim0, dim1;
+    } cases[] = {
+        {kInt8, {2, 64, 16, 1}, 0, 1}, {kInt8, {2, 8, 128, 1}, 1, 0}, {kInt16, {2, 32, 16, 1}, 0, 1},
+    };
+    const size_t page = size_t(sysconf(_SC_PAGESIZE));
+    uint8_t *region[2];
+    for (uint8_t *&r : region) {
+        /* [inaccessible page][page][inaccessible page] */
+        void *m = mmap(nullptr, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ASSERT_NE(m, MAP_FAILED);
+        r = static_cast<uint8_t *>(m) + page;
+        ASSERT_EQ(mprotect(r - page, page, PROT_NONE), 0);
+        ASSERT_EQ(mprotect(r + page, page, PROT_NONE), 0);
+    }
+    uint8_t mem[4][TL_REG_BYTES], out[2][TL_REG_BYTES];
+    unsigned checked = 0, memo_checked = 0;
+    for (const auto &c : cases) {
+        const unsigned e = Bits(c.ttype);
+        const uint64_t dims = XposeDims(c.D[0], c.D[1], c.D[2], c.D[3]);
+        Type(c.ttype);
+        SetShape(32, 1, 256 / e);
+        Csr(TL_CSR_TMASK_LOAD_WIDTH, 32);
+        Csr(TL_CSR_TMASK_LOAD_STRIDE, 32);
+        const tl_mem_plan plan = *tl_mem_plan_of(s(), false);
+        ASSERT_TRUE(plan.whole_reg);
+        for (auto &m : mem) {
+            for (uint8_t &byte : m) byte = uint8_t(rng());
+        }
+        ASSERT_EQ(tl_exec_load_pair_xpose_store(s(), 1, 2, &plan, mem[0], mem[1], c.dim0, c.dim1, dims,
+                                                mem[2], mem[3]),
+                  TL_OK);
+        const bool memo = s()->mem_plan_valid & TL_INTERLEAVE_MEMO_VALID;
+        for (unsigned off = 0; off < 64; ++off) {
+            for (bool a_at_start : {true, false}) {
+                /* Ending right before the inaccessible page: off bytes into a cache line. */
+                const size_t end_at = page - TL_REG_BYTES - (64 - off) % 64;
+                const unsigned b_off = (off * 7 + 4) % 64;
+                const uint8_t *a = a_at_start ? region[0] + off : region[0] + end_at;
+                const uint8_t *b = a_at_start ? region[1] + page - TL_REG_BYTES - (64 - b_off) % 64
+                                              : region[1] + b_off;
+                SCOPED_TRACE(testing::Message() << "ttype " << c.ttype << " dims " << c.dim0 << c.dim1
+                                                << " a at " << (uintptr_t(a) & (page - 1)) << " b at "
+                                                << (uintptr_t(b) & (page - 1)));
+                for (uint8_t *p : {const_cast<uint8_t *>(a), const_cast<uint8_t *>(b)}) {
+                    for (size_t i = 0; i < TL_REG_BYTES; ++i) p[i] = uint8_t(rng());
+                }
+                uint8_t in[TL_XPOSE_BYTES], want[TL_XPOSE_BYTES];
+                memcpy(in, a, TL_REG_BYTES);
+                memcpy(in + TL_REG_BYTES, b, TL_REG_BYTES);
+                XposeReference(want, in, c.D, c.dim0 < c.dim1 ? c.dim0 : c.dim1,
+                               c.dim0 < c.dim1 ? c.dim1 : c.dim0, e);
+                RandomReg(7);
+                RandomReg(30);
+                ASSERT_EQ(tl_exec_load_pair_xpose(s(), 7, 30, &plan, a, b, c.dim0, c.dim1, dims), TL_OK);
+                ASSERT_EQ(Reg(7), Bytes(want, want + TL_REG_BYTES));
+                ASSERT_EQ(Reg(30), Bytes(want + TL_REG_BYTES, want + TL_XPOSE_BYTES));
+                ++checked;
+                if (!memo) {
+                    continue;
+                }
+                ASSERT_TRUE(s()->mem_plan_valid & TL_INTERLEAVE_MEMO_VALID);
+                RandomReg(7);
+                RandomReg(30);
+                ASSERT_TRUE(tl_exec_interleave_store_memo(s(), 7, 30, a, b, out[0], out[1]));
+                ASSERT_EQ(Reg(7), Bytes(want, want + TL_REG_BYTES));
+                ASSERT_EQ(Reg(30), Bytes(want + TL_REG_BYTES, want + TL_XPOSE_BYTES));
+                ASSERT_EQ(Bytes(out[0], out[0] + TL_REG_BYTES), Bytes(want, want + TL_REG_BYTES));
+                ASSERT_EQ(Bytes(out[1], out[1] + TL_REG_BYTES), Bytes(want + TL_REG_BYTES, want + TL_XPOSE_BYTES));
+                ASSERT_EQ(Bytes(a, a + TL_REG_BYTES), Bytes(in, in + TL_REG_BYTES));
+                ASSERT_EQ(Bytes(b, b + TL_REG_BYTES), Bytes(in + TL_REG_BYTES, in + TL_XPOSE_BYTES));
+                ++memo_checked;
+            }
+        }
+    }
+    EXPECT_EQ(checked, 3u * 64 * 2);
+    EXPECT_TRUE(memo_checked == 0 || memo_checked == checked);
+    for (uint8_t *r : region) {
+        munmap(r - page, 3 * page);
+    }
+}
+
 /* ---- concat / merge ---- */
 
 TEST_F(FastPathTest, ConcatAndMergeMatchTheElementLoop)
