@@ -66,6 +66,32 @@ protected:
             s()->reg[r][i] = uint8_t(rng());
         }
     }
+    struct InterleaveCase {
+        uint32_t ttype;
+        uint32_t D[4];
+        unsigned dim0, dim1;
+    };
+    /*
+     * The CSRs of a whole-register plan of c's element type, and c's five
+     * instructions (tl.load, tl.load, tl.xpose, tl.store, tl.store) run once
+     * from mem[0], mem[1] to mem[2], mem[3], all four random: where the host
+     * pass exists, that leaves the interleave memo.
+     */
+    void RunInterleaveOnce(const InterleaveCase &c, uint8_t (*mem)[TL_REG_BYTES], tl_mem_plan *plan)
+    {
+        Type(c.ttype);
+        SetShape(32, 1, 256 / tl_ttype_element_bits(c.ttype));
+        Csr(TL_CSR_TMASK_LOAD_WIDTH, 32);
+        Csr(TL_CSR_TMASK_LOAD_STRIDE, 32);
+        *plan = *tl_mem_plan_of(s(), false);
+        ASSERT_TRUE(plan->whole_reg);
+        for (unsigned i = 0; i < 4; ++i) {
+            for (size_t j = 0; j < TL_REG_BYTES; ++j) mem[i][j] = uint8_t(rng());
+        }
+        ASSERT_EQ(tl_exec_load_pair_xpose_store(s(), 1, 2, plan, mem[0], mem[1], c.dim0, c.dim1,
+                                                XposeDims(c.D[0], c.D[1], c.D[2], c.D[3]), mem[2], mem[3]),
+                  TL_OK);
+    }
     /* The plan of an int8 [d0, d1, d2] access with width w, pitch p and mask (when masked). */
     const tl_mem_plan *Int8Plan(uint32_t d0, uint32_t d1, uint32_t d2, uint32_t w, int64_t p,
                                 bool masked, uint32_t mask)
@@ -394,11 +420,7 @@ TEST_F(FastPathTest, LoadPairXposeStoreChangesNothingWhenTheXposeIsIllegal)
  */
 TEST_F(FastPathTest, InterleaveMemoGivesTheFiveInstructions)
 {
-    const struct {
-        uint32_t ttype;
-        uint32_t D[4];
-        unsigned dim0, dim1;
-    } cases[] = {
+    const InterleaveCase cases[] = {
         {kInt8, {2, 64, 16, 1}, 0, 1}, {kInt8, {2, 8, 128, 1}, 1, 0}, {kInt16, {2, 32, 16, 1}, 0, 1},
         {kInt4, {2, 32, 2, 32}, 1, 0}, {kInt32, {2, 2, 128, 1}, 0, 1},
     };
@@ -407,18 +429,8 @@ TEST_F(FastPathTest, InterleaveMemoGivesTheFiveInstructions)
     for (const auto &c : cases) {
         const unsigned e = Bits(c.ttype);
         const uint64_t dims = XposeDims(c.D[0], c.D[1], c.D[2], c.D[3]);
-        Type(c.ttype);
-        SetShape(32, 1, 256 / e);
-        Csr(TL_CSR_TMASK_LOAD_WIDTH, 32);
-        Csr(TL_CSR_TMASK_LOAD_STRIDE, 32);
-        const tl_mem_plan plan = *tl_mem_plan_of(s(), false);
-        ASSERT_TRUE(plan.whole_reg);
-        for (auto &m : mem) {
-            for (uint8_t &byte : m) byte = uint8_t(rng());
-        }
-        ASSERT_EQ(tl_exec_load_pair_xpose_store(s(), 1, 2, &plan, mem[0], mem[1], c.dim0, c.dim1, dims,
-                                                mem[2], mem[3]),
-                  TL_OK);
+        tl_mem_plan plan;
+        ASSERT_NO_FATAL_FAILURE(RunInterleaveOnce(c, mem, &plan));
         SCOPED_TRACE(testing::Message() << "ttype " << c.ttype << " [" << c.D[0] << "," << c.D[1] << ","
                                         << c.D[2] << "," << c.D[3] << "] dims " << c.dim0 << c.dim1);
         if (!(s()->mem_plan_valid & TL_INTERLEAVE_MEMO_VALID)) {
@@ -475,11 +487,7 @@ TEST_F(FastPathTest, InterleaveMemoGivesTheFiveInstructions)
  */
 TEST_F(FastPathTest, InterleaveReadsSourcesAtEveryOffsetUpToInaccessiblePages)
 {
-    const struct {
-        uint32_t ttype;
-        uint32_t D[4];
-        unsigned dim0, dim1;
-    } cases[] = {
+    const InterleaveCase cases[] = {
         {kInt8, {2, 64, 16, 1}, 0, 1}, {kInt8, {2, 8, 128, 1}, 1, 0}, {kInt16, {2, 32, 16, 1}, 0, 1},
     };
     const size_t page = size_t(sysconf(_SC_PAGESIZE));
@@ -497,18 +505,8 @@ TEST_F(FastPathTest, InterleaveReadsSourcesAtEveryOffsetUpToInaccessiblePages)
     for (const auto &c : cases) {
         const unsigned e = Bits(c.ttype);
         const uint64_t dims = XposeDims(c.D[0], c.D[1], c.D[2], c.D[3]);
-        Type(c.ttype);
-        SetShape(32, 1, 256 / e);
-        Csr(TL_CSR_TMASK_LOAD_WIDTH, 32);
-        Csr(TL_CSR_TMASK_LOAD_STRIDE, 32);
-        const tl_mem_plan plan = *tl_mem_plan_of(s(), false);
-        ASSERT_TRUE(plan.whole_reg);
-        for (auto &m : mem) {
-            for (uint8_t &byte : m) byte = uint8_t(rng());
-        }
-        ASSERT_EQ(tl_exec_load_pair_xpose_store(s(), 1, 2, &plan, mem[0], mem[1], c.dim0, c.dim1, dims,
-                                                mem[2], mem[3]),
-                  TL_OK);
+        tl_mem_plan plan;
+        ASSERT_NO_FATAL_FAILURE(RunInterleaveOnce(c, mem, &plan));
         const bool memo = s()->mem_plan_valid & TL_INTERLEAVE_MEMO_VALID;
         for (unsigned off = 0; off < 64; ++off) {
             for (bool a_at_start : {true, false}) {
