@@ -145,6 +145,15 @@ def main():
         print(f"{'host memcpy 1 KiB':<26} {gbs(m1[0])} {m1[1]:9.1f}  {'(reference)':>22}")
     if m2:
         print(f"{'host memcpy 2 KiB':<26} {gbs(m2[0])} {m2[1]:9.1f}  {'(reference)':>22}")
+    each_run = [r["host_memcpy_1024"][1] for r in map(per_insn_run, runs(d, "host_memcpy"))
+                if "host_memcpy_1024" in r]
+    if len(each_run) > 1:
+        print(f"   (host memcpy 1 KiB in each run: {', '.join(f'{ns:.1f}' for ns in each_run)} ns", end="")
+        if max(each_run) > 1.15 * min(each_run):
+            print(f"; the host's speed moved {max(each_run) / min(each_run):.2f}x between runs,")
+            print("   and with it the rows below that compare with memcpy: run make bench again for one speed)")
+        else:
+            print(")")
     mv = host.get("host_moves32_1024")
     if mv:
         print(f"{'host 32-byte moves 1 KiB':<26} {gbs(mv[0])} {mv[1]:9.1f}  {'(reference)':>22}")
