@@ -84,9 +84,9 @@ typedef struct tl_mem_plan {
  * row pitch, a store with the destination's) finds its plans here instead
  * of computing them again after every CSR write.
  */
-enum { TL_MEM_PLAN_KEY_WORDS = 6, TL_MEM_PLAN_CACHE_SIZE = 4 };
+enum { TL_MEM_PLAN_KEY_WORDS = 3, TL_MEM_PLAN_CACHE_SIZE = 4 };
 typedef struct tl_mem_plan_entry {
-    uint32_t key[TL_MEM_PLAN_KEY_WORDS];
+    uint64_t key[TL_MEM_PLAN_KEY_WORDS];
     tl_mem_plan plan;
 } tl_mem_plan_entry;
 

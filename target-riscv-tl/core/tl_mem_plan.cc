@@ -302,15 +302,19 @@ void FillPlan(const tl_state *s, bool masked, tl_mem_plan *p)
     }
 }
 
-/* Everything PlanMemoryAccess reads: what a plan_cache entry is found by. */
-void PlanKey(const tl_state *s, bool masked, uint32_t key[TL_MEM_PLAN_KEY_WORDS])
+/*
+ * Everything PlanMemoryAccess reads: what a plan_cache entry is found by,
+ * two CSRs to a 64-bit word.  CachedPlan reads the words as they are
+ * written here: 64-bit loads of 32-bit stores just made would not be
+ * forwarded from the store buffer, and the search would wait for them.
+ */
+void PlanKey(const tl_state *s, bool masked, uint64_t key[TL_MEM_PLAN_KEY_WORDS])
 {
-    key[0] = s->csr[TL_CSR_TTYPE];
-    key[1] = s->csr[TL_CSR_TSHAPE];
-    key[2] = masked ? s->csr[TL_CSR_TMASK_LS] : 0;
-    key[3] = s->csr[TL_CSR_TMASK_LOAD_STRIDE];
-    key[4] = s->csr[TL_CSR_TMASK_LOAD_WIDTH];
-    key[5] = (s->csr_initialized & 0xFFu) | uint32_t(masked) << 8;
+    static_assert(TL_MEM_PLAN_KEY_WORDS == 3, "six 32-bit values in three words");
+    key[0] = s->csr[TL_CSR_TTYPE] | uint64_t{s->csr[TL_CSR_TSHAPE]} << 32;
+    key[1] = (masked ? s->csr[TL_CSR_TMASK_LS] : 0) | uint64_t{s->csr[TL_CSR_TMASK_LOAD_STRIDE]} << 32;
+    key[2] = s->csr[TL_CSR_TMASK_LOAD_WIDTH] |
+             uint64_t{(s->csr_initialized & 0xFFu) | uint32_t(masked) << 8} << 32;
 }
 
 /*
@@ -318,12 +322,12 @@ void PlanKey(const tl_state *s, bool masked, uint32_t key[TL_MEM_PLAN_KEY_WORDS]
  * memcmp per entry cost more than the search): a program switching the
  * pitch runs this after every pitch write.
  */
-const tl_mem_plan_entry *CachedPlan(const tl_state *s, const uint32_t key[TL_MEM_PLAN_KEY_WORDS])
+const tl_mem_plan_entry *CachedPlan(const tl_state *s, const uint64_t key[TL_MEM_PLAN_KEY_WORDS])
 {
     const uint32_t used = std::min<uint32_t>(s->plan_cache_used, TL_MEM_PLAN_CACHE_SIZE);
     for (uint32_t i = 0; i < used; i++) {
-        const uint32_t *k = s->plan_cache[i].key;
-        uint32_t differ = 0;
+        const uint64_t *k = s->plan_cache[i].key;
+        uint64_t differ = 0;
         for (unsigned w = 0; w < TL_MEM_PLAN_KEY_WORDS; w++) {
             differ |= k[w] ^ key[w];
         }
@@ -342,7 +346,7 @@ const tl_mem_plan *tl_mem_plan_compute(tl_state *s, bool masked)
 {
     tl_mem_plan *p = &s->mem_plan[masked];
     const uint32_t bit = uint32_t{1} << unsigned(masked);
-    uint32_t key[TL_MEM_PLAN_KEY_WORDS];
+    uint64_t key[TL_MEM_PLAN_KEY_WORDS];
     PlanKey(s, masked, key);
     const uint32_t used = std::min<uint32_t>(s->plan_cache_used, TL_MEM_PLAN_CACHE_SIZE);
     const tl_mem_plan_entry *hit = CachedPlan(s, key);
@@ -368,7 +372,7 @@ void tl_mem_plan_from_cache(tl_state *s)
     if (s->mem_plan_valid & 1) {
         return;
     }
-    uint32_t key[TL_MEM_PLAN_KEY_WORDS];
+    uint64_t key[TL_MEM_PLAN_KEY_WORDS];
     PlanKey(s, false, key);
     const tl_mem_plan_entry *hit = CachedPlan(s, key);
     if (hit) {
