@@ -61,6 +61,15 @@ unsigned HostSimdEnvironment::set_under_test;
 [[maybe_unused]] ::testing::Environment *const kHostSimdEnvironment =
     ::testing::AddGlobalTestEnvironment(new HostSimdEnvironment);
 
+} // namespace
+
+unsigned HostSimdUnderTest()
+{
+    return HostSimdEnvironment::set_under_test;
+}
+
+namespace {
+
 /* What the host has, asked of the compiler's CPU detection, not the core. */
 unsigned HostHas()
 {

@@ -43,6 +43,22 @@ constexpr uint64_t XposeDims(uint32_t d0, uint32_t d1, uint32_t d2, uint32_t d3)
     return uint64_t{d3} << 24 | d2 << 16 | d1 << 8 | d0;
 }
 
+/* The host SIMD paths this test run uses (TL_TEST_HOST_SIMD; test_host_simd.cc). */
+unsigned HostSimdUnderTest();
+
+/*
+ * Whether the core has its one-pass interleave (and makes an interleave
+ * memo) in this run: x86-64 with AVX-512F in use.
+ */
+inline bool InterleavePassExpected()
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    return (HostSimdUnderTest() & TL_HOST_SIMD_AVX512F) != 0;
+#else
+    return false;
+#endif
+}
+
 class TlTest : public ::testing::Test {
 protected:
     void SetUp() override { tl_state_reset(s()); }
