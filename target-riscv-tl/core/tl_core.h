@@ -276,6 +276,14 @@ void tl_mem_plan_from_cache(tl_state *s);
  * shape.  *now_apart: the current plan's rows are apart.
  */
 uint32_t tl_mem_plan_expected_dense_rows(const tl_state *s, bool *now_apart);
+
+/*
+ * Whether the unmasked tl.load / tl.store about to run are likely to find a
+ * whole-register plan (whole_reg), for a translator to give that case a
+ * path of its own with every other case out of line: the plan of the
+ * current CSRs is one, and so is every unmasked plan in the plan cache.
+ */
+bool tl_mem_plan_expected_whole(const tl_state *s);
 static inline const tl_mem_plan *tl_mem_plan_of(tl_state *s, bool masked)
 {
     return (s->mem_plan_valid >> masked) & 1 ? &s->mem_plan[masked]

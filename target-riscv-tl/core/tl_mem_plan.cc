@@ -317,6 +317,12 @@ void PlanKey(const tl_state *s, bool masked, uint64_t key[TL_MEM_PLAN_KEY_WORDS]
              uint64_t{(s->csr_initialized & 0xFFu) | uint32_t(masked) << 8} << 32;
 }
 
+/* Whether key (PlanKey's) is that of a masked access. */
+bool PlanKeyMasked(const uint64_t key[TL_MEM_PLAN_KEY_WORDS])
+{
+    return (key[2] >> 40) & 1;
+}
+
 /*
  * The entry of key, or null.  The words are compared inline (a library
  * memcmp per entry cost more than the search): a program switching the
@@ -397,6 +403,22 @@ uint32_t tl_mem_plan_expected_dense_rows(const tl_state *s, bool *now_apart)
         }
     }
     return 0;
+}
+
+bool tl_mem_plan_expected_whole(const tl_state *s)
+{
+    tl_mem_plan now;
+    FillPlan(s, false, &now);
+    if (!now.whole_reg) {
+        return false;
+    }
+    const uint32_t used = std::min<uint32_t>(s->plan_cache_used, TL_MEM_PLAN_CACHE_SIZE);
+    for (uint32_t i = 0; i < used; i++) {
+        if (!PlanKeyMasked(s->plan_cache[i].key) && !s->plan_cache[i].plan.whole_reg) {
+            return false;
+        }
+    }
+    return true;
 }
 
 tl_status tl_exec_load_batch(tl_state *s, unsigned rd, bool masked, int32_t imm8, uint64_t base,

@@ -874,6 +874,37 @@ TEST_F(FastPathTest, ExpectedDenseRowsFollowTheCurrentPlanAndTheCache)
 }
 
 /*
+ * A whole register is expected while the current plan and every unmasked
+ * plan in the cache are whole registers; a masked plan of another kind
+ * does not count (masked accesses have no whole-register path).
+ */
+TEST_F(FastPathTest, ExpectedWholeFollowsTheCurrentPlanAndTheUnmaskedCache)
+{
+    Int8Plan(8, 1, 128, 128, 128, false, 0);
+    EXPECT_TRUE(tl_mem_plan_expected_whole(s())) << "int8 [8, 1, 128] contiguous: 1 KiB";
+    Int8Plan(4, 1, 128, 128, 128, true, 0xF);
+    EXPECT_FALSE(tl_mem_plan_expected_whole(s())) << "the current plan is 512 bytes";
+    Int8Plan(8, 1, 128, 128, 128, true, 0x3);
+    EXPECT_TRUE(tl_mem_plan_expected_whole(s())) << "only masked plans of 512 bytes seen";
+    Int8Plan(4, 1, 128, 128, 128, false, 0);
+    Int8Plan(8, 1, 128, 128, 128, false, 0);
+    EXPECT_FALSE(tl_mem_plan_expected_whole(s())) << "an unmasked 512-byte plan in the cache";
+    Int8Plan(32, 1, 32, 32, 32, false, 0);             /* four other whole-register plans */
+    Int8Plan(16, 1, 64, 64, 64, false, 0);
+    Type(kInt16);                                       /* [16, 1, 32] of 2 bytes: rows of 64 */
+    SetShape(16, 1, 32);
+    Csr(TL_CSR_TMASK_LOAD_WIDTH, 64);
+    Csr(TL_CSR_TMASK_LOAD_STRIDE, 64);
+    ASSERT_TRUE(tl_mem_plan_of(s(), false)->whole_reg);
+    Type(kInt32);                                       /* [16, 1, 16] of 4 bytes: rows of 64 */
+    SetShape(16, 1, 16);
+    ASSERT_TRUE(tl_mem_plan_of(s(), false)->whole_reg);
+    EXPECT_TRUE(tl_mem_plan_expected_whole(s())) << "the 512-byte plan left the cache";
+    Int8Plan(8, 1, 128, 128, 256, false, 0);
+    EXPECT_FALSE(tl_mem_plan_expected_whole(s())) << "rows apart";
+}
+
+/*
  * A CSR write that leads to settings the plan cache holds makes that plan
  * current at once; settings it does not hold leave the plan to compute.
  * Either way the plan the next instruction uses is the one its CSRs give.
