@@ -71,6 +71,7 @@ TL_GUEST_PROGS=(
     "test_tinit=$TL_REPO/tests/user/test_tinit.c"
     "test_fuzz=$TL_REPO/tests/user/test_fuzz.c"
     "test_fastpath=$TL_REPO/tests/user/test_fastpath.c"
+    "test_out_of_line=$TL_REPO/tests/user/test_out_of_line.c"
 )
 
 # Builds $TL_DEMO_DIR/initramfs.cpio.gz: busybox, /init, the guest programs

@@ -47,6 +47,19 @@ run_prog rv64,xtl=on test_file_faults
 run_prog rv64,xtl=on test_signals
 run_prog rv64,xtl=on test_tinit
 run_prog rv64,xtl=on test_fastpath
+run_prog rv64,xtl=on test_out_of_line
+# Its checks test the out-of-line paths only if QEMU translated the block's
+# three words so: each in the trace of xtl_mem_out_of_line.
+log="$out/test_out_of_line.trace"
+timeout 120 "$qemu" -cpu rv64,xtl=on -trace xtl_mem_out_of_line "$out/test_out_of_line" >"$log" 2>&1
+rc=$?
+words=$(sed -n 's/^# block words: //p' "$log")
+not_so=""
+for w in $words; do
+    grep -q "tl.load/tl.store at $w translated with its whole-register path inline" "$log" || not_so="$not_so $w"
+done
+check $(( rc != 0 || $(wc -w <<<"$words") != 3 || ${#not_so} != 0 )) \
+    "test_out_of_line's three words translated with their other paths after the TB (exit $rc; words: ${words:-none}; not so:${not_so:- none})"
 # pair_paths <program> <rules>: the program under QEMU's trace event of the
 # fused helpers: each check's runs took the path it tests (one pass, one pass
 # with the two stores, declined, or not tried; check_pair_trace.py's rules);
