@@ -40,4 +40,16 @@
 #define XTL_PAIR_STORE_IMM1_SHIFT        0  /* 8 bits each */
 #define XTL_PAIR_STORE_IMM2_SHIFT        8
 
+/*
+ * env->xtl_mem_ool_taken, which makes cs_base of the TB lookup key: each
+ * time a tl.load / tl.store translated with only its whole-register path
+ * inline takes another path (trans_xtl.c.inc), it grows by
+ * XTL_MEM_OOL_STEP_OTHER (another plan, or file-backed memory in user
+ * mode: the program's instructions do meet other cases) or by 1 (the
+ * helper: a span outside the pages last found mapped, a fault); from
+ * XTL_MEM_OOL_LIMIT on, TBs are translated with every path inline.
+ */
+#define XTL_MEM_OOL_LIMIT       64u
+#define XTL_MEM_OOL_STEP_OTHER  16u
+
 #endif
