@@ -32,7 +32,7 @@ CFLAGS=(--specs=picolibc.specs -march=rv64imac -misa-spec=2.2 -mabi=lp64 -mcmode
 tap_numbered
 tap_can_skip
 
-progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem test_pm test_trigger test_pair)
+progs=(test_basic test_vm test_pmp test_mmio test_stateen test_off test_lmem test_pm test_trigger test_pair test_ool)
 declare -A built
 for p in "${progs[@]}"; do
     if $CC "${CFLAGS[@]}" "$src/crt0.S" "$src/rt.c" "$src/$p.c" -o "$out/$p.elf" 2>"$out/$p.build.log"; then
@@ -78,7 +78,7 @@ run_fw() {
             "not ok - "*) got_fail=$((got_fail + 1)); check 1 "$p: ${line#not ok - }" ;;
             "#"*) echo "$line" ;;
             "") ;;
-            *xtl_load_pair_xpose*) ;;   # trace lines, checked below
+            *xtl_load_pair_xpose*|*xtl_mem_out_of_line*) ;;   # trace lines, checked below
             *) echo "# uart: $line" ;;
         esac
     done <"$log"
@@ -125,8 +125,22 @@ run_fw test_off "xtl=off: CUSTOM-2 and TL CSRs illegal" \
 if "$qemu" -M virt,help 2>/dev/null | grep -q 'tl-l1m-size'; then
     run_fw test_lmem "L1M/L0M local memories" \
         -M virt,tl-l1m-size=256K,tl-l0m-size=256K -m 128M -cpu rv64,xtl=on
+    run_fw test_ool "whole-register tl.load/tl.store translated with their other paths after the TB: L1M, illegal plan, end of RAM" \
+        -M virt,tl-l1m-size=256K -m 128M -cpu rv64,xtl=on -trace xtl_mem_out_of_line
+    if [ "${built[test_ool]}" = 1 ] && [[ " ${FW_QEMU_EXTRA:-} " != *" -plugin "* ]]; then
+        # Its checks test those paths only if QEMU translated the block's words so.
+        words=$(tr -d '\r' <"$out/test_ool.log" | sed -n 's/^# block words: //p')
+        not_so=""
+        for w in $words; do
+            grep -q "tl.load/tl.store at $w translated with its whole-register path inline" "$out/test_ool.log" ||
+                not_so="$not_so $w"
+        done
+        check $(( $(wc -w <<<"$words") != 3 || ${#not_so} != 0 )) \
+            "test_ool: the block's three words translated with their other paths after the TB (words: ${words:-none}; not so:${not_so:- none})"
+    fi
 else
     skip_case "test_lmem: L1M/L0M local memories" "this qemu-system-riscv64 has no virt machine property tl-l1m-size"
+    skip_case "test_ool: whole-register loads and stores with their other paths after the TB" "this qemu-system-riscv64 has no virt machine property tl-l1m-size"
 fi
 
 tap_end
