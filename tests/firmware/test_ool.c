@@ -18,30 +18,7 @@
 #define L1M 0x08000000UL
 #define RAM_END (RAM_BASE + RAM_SIZE)
 
-#define WORD_LOAD1 TL_ENC_MEM(TL_ENG_LOAD, 0, 0, 1, 0, 5)    /* tl.load tl1, 0(t0) */
-#define WORD_LOAD2 TL_ENC_MEM(TL_ENG_LOAD, 0, 0, 2, 0, 6)    /* tl.load tl2, 0(t1) */
-#define WORD_STORE TL_ENC_MEM(TL_ENG_STORE, 1, 0, 1, 0, 7)   /* tl.store tl1, 0(t2) */
-
-extern const char ool_word_load1[], ool_word_load2[], ool_word_store[];
-/* After each word: steps += the word's number (1, 10, 100). */
-long ool_steps;
-
-#define STEP(n) "la t3, ool_steps\n ld t4, 0(t3)\n addi t4, t4, " #n "\n sd t4, 0(t3)\n"
-
-static __attribute__((noinline)) void block(uint64_t a, uint64_t b, uint64_t d)
-{
-    register uint64_t t0 __asm__("t0") = a;
-    register uint64_t t1 __asm__("t1") = b;
-    register uint64_t t2 __asm__("t2") = d;
-
-    __asm__ volatile(".globl ool_word_load1\nool_word_load1: " TL__INSN_R "\n" STEP(1)
-                     ".globl ool_word_load2\nool_word_load2: " TL__INSN_R_2ND "\n" STEP(10)
-                     ".globl ool_word_store\nool_word_store: " TL__INSN_R_3RD "\n" STEP(100)
-                     :
-                     : TL__INSN_FIELDS(WORD_LOAD1), TL__INSN_FIELDS(WORD_LOAD2),
-                       TL__INSN_FIELDS(WORD_STORE), "r"(t0), "r"(t1), "r"(t2)
-                     : "t3", "t4", "memory");
-}
+#include "../tl_ool_block.h"
 
 /* The traps the block took: skipped, each recorded (by the trap handler: volatile). */
 static volatile struct { uint64_t epc, cause, tval; } traps[4];
@@ -81,6 +58,24 @@ static void fill(uint8_t *p, size_t n, unsigned seed)
     for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(i * 13 + seed * 7 + (i >> 8));
 }
 
+/* The block on sources and a destination in RAM, filled from seed: no trap, the ISA's bytes. */
+static void check_whole_in_ram(unsigned seed, const char *what)
+{
+    int ok;
+
+    fill(src_a, 1024, seed);
+    fill(src_b, 1024, seed + 1);
+    memset(dst, 0xEE, sizeof(dst));
+    ool_steps = 0;
+    ntraps = 0;
+    set_rows();
+    ool_block(U(src_a), U(src_b), U(dst));
+    ok = ool_steps == 111 && ntraps == 0 && memcmp(dst, src_a, 1024) == 0 && dst[1024] == 0xEE;
+    ok = reg_is(2, src_b, "tl2") && ok;
+    set_rows();
+    check(ok, "%s: both loads and the store done, no trap, each step once (%ld)", what, ool_steps);
+}
+
 static int word_trap(unsigned i, const char *word, uint64_t cause, uint64_t tval)
 {
     return i < ntraps && traps[i].epc == (uint64_t)(uintptr_t)word && traps[i].cause == cause &&
@@ -107,18 +102,7 @@ int main(void)
     exec_word(W_LOAD(3, 0, GPR_T0), U(scratch), 0);
 
     /* 1. whole registers in RAM */
-    fill(src_a, 1024, 1);
-    fill(src_b, 1024, 2);
-    memset(dst, 0xEE, sizeof(dst));
-    ool_steps = 0;
-    ntraps = 0;
-    set_rows();
-    block(U(src_a), U(src_b), U(dst));
-    ok = ool_steps == 111 && ntraps == 0 && memcmp(dst, src_a, 1024) == 0 && dst[1024] == 0xEE;
-    ok = reg_is(2, src_b, "tl2") && ok;
-    set_rows();
-    check(ok, "whole registers in RAM: both loads and the store done, no trap, each step once (%ld)",
-          ool_steps);
+    check_whole_in_ram(1, "whole registers in RAM");
 
     /* 2. the first source in L1M: another TLB addend than the block's constant */
     for (unsigned i = 0; i < 1024; i++) l1[0x1000 + i] = (uint8_t)(i * 5 + 3);
@@ -127,7 +111,7 @@ int main(void)
     ool_steps = 0;
     ntraps = 0;
     set_rows();
-    block(L1M + 0x1000, U(src_b), U(dst));
+    ool_block(L1M + 0x1000, U(src_b), U(dst));
     ok = ool_steps == 111 && ntraps == 0 && memcmp(dst, want, 1024) == 0;
     ok = reg_is(1, want, "tl1 from L1M") && ok;
     check(ok, "first source in L1M: its bytes in tl1 and in memory, no trap, each step once (%ld)",
@@ -138,10 +122,10 @@ int main(void)
     tlcsr_write(TL_CSR_TSHAPE, 0);
     ool_steps = 0;
     ntraps = 0;
-    block(U(src_a), U(src_b), U(dst));
-    ok = ntraps == 3 && word_trap(0, ool_word_load1, CAUSE_ILLEGAL, WORD_LOAD1) &&
-         word_trap(1, ool_word_load2, CAUSE_ILLEGAL, WORD_LOAD2) &&
-         word_trap(2, ool_word_store, CAUSE_ILLEGAL, WORD_STORE) && ool_steps == 111;
+    ool_block(U(src_a), U(src_b), U(dst));
+    ok = ntraps == 3 && word_trap(0, ool_word_load1, CAUSE_ILLEGAL, OOL_WORD_LOAD1) &&
+         word_trap(1, ool_word_load2, CAUSE_ILLEGAL, OOL_WORD_LOAD2) &&
+         word_trap(2, ool_word_store, CAUSE_ILLEGAL, OOL_WORD_STORE) && ool_steps == 111;
     if (!ok) {
         for (unsigned i = 0; i < ntraps && i < 4; i++)
             diag("trap %u: mepc %#lx mcause %lu mtval %#lx", i, (unsigned long)traps[i].epc,
@@ -157,7 +141,7 @@ int main(void)
     ool_steps = 0;
     ntraps = 0;
     memset(dst, 0xEE, sizeof(dst));
-    block(U(src_a), RAM_END - 512, U(dst));
+    ool_block(U(src_a), RAM_END - 512, U(dst));
     ok = ntraps == 1 && word_trap(0, ool_word_load2, CAUSE_LOAD_ACCESS, RAM_END) && ool_steps == 111 &&
          memcmp(dst, src_a, 1024) == 0;
     ok = reg_is(2, src_b, "tl2 unchanged") && ok;
@@ -169,15 +153,7 @@ int main(void)
           "end of RAM, tl2 unchanged, the store done");
 
     /* 5. whole registers in RAM again */
-    fill(src_a, 1024, 5);
-    memset(dst, 0xEE, sizeof(dst));
-    ool_steps = 0;
-    ntraps = 0;
-    set_rows();
-    block(U(src_a), U(src_b), U(dst));
-    check(ool_steps == 111 && ntraps == 0 && memcmp(dst, src_a, 1024) == 0,
-          "whole registers in RAM after all that: the inline path's bytes, each step once (%ld)",
-          ool_steps);
+    check_whole_in_ram(5, "whole registers in RAM after all that");
     m_fixup = 0;
     return 0;
 }

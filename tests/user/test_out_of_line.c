@@ -25,31 +25,9 @@
 
 #define PG 4096
 
-/* The block's words: tl.load tl1, 0(t0); tl.load tl2, 0(t1); tl.store tl1, 0(t2). */
-#define WORD_LOAD1 TL_ENC_MEM(TL_ENG_LOAD, 0, 0, 1, 0, 5)
-#define WORD_LOAD2 TL_ENC_MEM(TL_ENG_LOAD, 0, 0, 2, 0, 6)
-#define WORD_STORE TL_ENC_MEM(TL_ENG_STORE, 1, 0, 1, 0, 7)
+#include "../tl_ool_block.h"
 
-extern const char ool_word_load1[], ool_word_load2[], ool_word_store[];
-/* After each word: steps += the word's number (1, 10, 100). */
-long ool_steps;
-
-#define STEP(n) "la t3, ool_steps\n ld t4, 0(t3)\n addi t4, t4, " #n "\n sd t4, 0(t3)\n"
-
-static __attribute__((noinline)) void block(const void *a, const void *b, void *d)
-{
-    register const void *t0 __asm__("t0") = a;
-    register const void *t1 __asm__("t1") = b;
-    register void *t2 __asm__("t2") = d;
-
-    __asm__ volatile(".globl ool_word_load1\nool_word_load1: " TL__INSN_R "\n" STEP(1)
-                     ".globl ool_word_load2\nool_word_load2: " TL__INSN_R_2ND "\n" STEP(10)
-                     ".globl ool_word_store\nool_word_store: " TL__INSN_R_3RD "\n" STEP(100)
-                     :
-                     : TL__INSN_FIELDS(WORD_LOAD1), TL__INSN_FIELDS(WORD_LOAD2),
-                       TL__INSN_FIELDS(WORD_STORE), "r"(t0), "r"(t1), "r"(t2)
-                     : "t3", "t4", "memory");
-}
+#define block(a, b, d) ool_block((uintptr_t)(a), (uintptr_t)(b), (uintptr_t)(d))
 
 static uint8_t *region;                 /* 8 pages: a in 0-1, b in 2-3, d in 4-5 */
 static uint8_t want[1024];
