@@ -45,8 +45,8 @@
  * time a tl.load / tl.store translated with only its whole-register path
  * inline takes another path (trans_xtl.c.inc), it grows by
  * XTL_MEM_OOL_STEP_OTHER (another plan, or file-backed memory in user
- * mode: the program's instructions do meet other cases) or by 1 (the
- * helper: a span outside the pages last found mapped, a fault; a plan to
+ * mode: the program's instructions do meet other cases) or by 1 (a span
+ * outside the pages last found mapped, the helper, a fault; a plan to
  * compute, for CSR settings the plan cache did not hold; in M-mode an
  * addend other than the TB's constant); from XTL_MEM_OOL_LIMIT on, TBs
  * are translated with every path inline.
