@@ -40,7 +40,7 @@ tl_linux_prepare() {
 tl_guest_cc() {
     local src=$1 prog=$2 dep
     for dep in "$src" "$TL_REPO"/include/tl/*.h "$TL_REPO/tests/user/tl_test.h" \
-               "$TL_REPO/tests/user/tl_state.h" "$TL_GUEST_SRC"/*.h; do
+               "$TL_REPO/tests/user/tl_state.h" "$TL_REPO/tests/tl_ool_block.h" "$TL_GUEST_SRC"/*.h; do
         if [ ! -x "$prog" ] || [ "$dep" -nt "$prog" ]; then
             riscv64-linux-gnu-gcc -static -O2 -Wall -I"$TL_REPO/include" -I"$TL_REPO/tests/user" \
                 "$src" -o "$prog" -lm -lpthread >"$prog.log" 2>&1 || {

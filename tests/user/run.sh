@@ -18,7 +18,7 @@ CFLAGS=(-O2 -Wall -Werror -static -I"$TL_REPO/include" -I"$src")
 for c in "$src"/*.c; do
     prog="$out/$(basename "$c" .c)"
     if [ ! -x "$prog" ] || [ "$c" -nt "$prog" ] || [ "$src/tl_test.h" -nt "$prog" ] || [ "$src/tl_state.h" -nt "$prog" ] ||
-       [ "$TL_REPO/tests/tl_ref.h" -nt "$prog" ] || [ "$TL_REPO/include/tl/tl_insn.h" -nt "$prog" ] ||
+       [ "$TL_REPO/tests/tl_ref.h" -nt "$prog" ] || [ "$TL_REPO/tests/tl_ool_block.h" -nt "$prog" ] || [ "$TL_REPO/include/tl/tl_insn.h" -nt "$prog" ] ||
        [ "$TL_REPO/include/tl/xtl-opc.h" -nt "$prog" ]; then
         riscv64-linux-gnu-gcc "${CFLAGS[@]}" "$c" -o "$prog" || die "cannot compile $c"
     fi
