@@ -103,6 +103,7 @@ run_one() {
     local dir=$1 emu=$2 cpu=$3 args=()
     shift 3
     mkdir -p "$dir/cwd"
+    rm -f "$dir/reruns"
     [ "$cpu" = default ] || args=(-cpu "$cpu")
     (cd "$dir/cwd" && TMPDIR="$dir/cwd" timeout -k 5 "${PARITY_TIMEOUT:-120}" \
         "$emu" "${args[@]}" "$@" <"${CASE_STDIN:-/dev/null}" >"$dir/stdout" 2>"$dir/stderr")
@@ -123,6 +124,9 @@ run_case() {
         for which in stock tl; do
             dir="$work/$name/$which-$cpu"
             [ -s "$dir/digest" ] || die "the $which run of $name with -cpu $cpu left no transcript"
+            # tests the program ran a second time after a failure (pytests.py)
+            [ ! -s "$dir/reruns" ] ||
+                sed "s/^/#   -cpu $cpu, $([ "$which" = tl ] && echo TL-QEMU || echo "stock QEMU"): ran twice: /" "$dir/reruns"
             if [ "$(cat "$dir/status")" -eq 124 ]; then
                 why+=("hung under $([ "$which" = tl ] && echo TL-QEMU || echo "stock QEMU") -cpu $cpu (killed after ${PARITY_TIMEOUT:-120} s)")
             fi
@@ -241,7 +245,7 @@ debian_cases=(python3-signal-alarm python3-test-modules perl-signals coreutils-s
 if reason=$(debian_sysroot 2>&1 >/dev/null); then
     run_case python3-signal-alarm python3-signal-alarm.txt -L "$debroot" \
         "$debroot/usr/bin/python3.13" -I -S "$src/scripts/alarm.py"
-    CASE_NORMALIZE='s/^(detected median itimer\(\) resolution:).*/\1 .../' \
+    CASE_NORMALIZE='s/^(detected median itimer\(\) resolution:).*/\1 .../' PYTESTS_RERUN_LOG=../reruns \
         run_case python3-test-modules - -L "$debroot" \
         "$debroot/usr/bin/python3.13" -I "$src/scripts/pytests.py" "${py_modules[@]}"
     run_case perl-signals perl-signals.txt -L "$debroot" "$debroot/usr/bin/perl" "$src/scripts/signals.pl"
